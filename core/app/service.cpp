@@ -1,0 +1,214 @@
+#include "core/app/service.hpp"
+
+#include "core/http/problem.hpp"
+#include "core/log/log.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <iostream>
+
+namespace core::app {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using namespace std::chrono_literals;
+
+CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
+  CommonSettings s;
+  const auto hw = std::max(1u, std::thread::hardware_concurrency());
+  s.server.bind_address = env.string("BIND_ADDRESS", "127.0.0.1", "address to listen on");
+  s.server.port = static_cast<std::uint16_t>(
+      env.integer("PORT", def.default_port, "TCP port to listen on (0 picks a free one)", {0, 65535}));
+  s.db.conninfo = env.string("DATABASE_URL", "postgresql://127.0.0.1:5434/" + def.default_database,
+                             "PostgreSQL connection URL of the service's own database");
+  s.threads = static_cast<std::size_t>(env.integer("HTTP_THREADS", hw, "I/O threads", {1, 256}));
+  s.server.header_limit = static_cast<std::size_t>(
+      env.integer("HTTP_MAX_HEADER_BYTES", 16 * 1024, "largest request header accepted (else 431)", {1024, 1 << 20}));
+  s.server.body_limit = static_cast<std::size_t>(
+      env.integer("HTTP_MAX_BODY_BYTES", 1 << 20, "largest request body accepted (else 413)", {0, 1LL << 30}));
+  s.server.idle_timeout = std::chrono::seconds(
+      env.integer("HTTP_IDLE_TIMEOUT_SECONDS", 60, "keep-alive connection idle timeout", {1, 3600}));
+  s.server.read_timeout = std::chrono::seconds(
+      env.integer("HTTP_READ_TIMEOUT_SECONDS", 30, "time allowed to receive a request body", {1, 3600}));
+  s.server.write_timeout = s.server.read_timeout;
+  s.server.shutdown_timeout = std::chrono::seconds(env.integer(
+      "SHUTDOWN_TIMEOUT_SECONDS", 20, "on SIGTERM, how long in-flight requests may take to finish", {0, 3600}));
+  s.db.max_size = static_cast<std::size_t>(env.integer("DB_POOL_SIZE", 16, "maximum database connections", {1, 1000}));
+  s.db.connect_timeout = std::chrono::milliseconds(
+      env.integer("DB_CONNECT_TIMEOUT_MS", 5000, "timeout for opening a database connection", {100, 600'000}));
+  s.db.acquire_timeout = std::chrono::milliseconds(env.integer(
+      "DB_ACQUIRE_TIMEOUT_MS", 5000, "how long a request waits for a free pooled connection", {1, 600'000}));
+  s.db.query_timeout = std::chrono::milliseconds(
+      env.integer("DB_QUERY_TIMEOUT_MS", 30000, "statement timeout; the statement is cancelled after it", {1, 3'600'000}));
+  s.startup_db_wait = std::chrono::seconds(env.integer(
+      "DB_STARTUP_WAIT_SECONDS", 30, "at start, how long to wait for the database to accept connections", {0, 3600}));
+  s.migrate_on_start = env.boolean("MIGRATE_ON_START", true, "apply pending migrations when serve starts");
+  s.access_log = env.boolean("ACCESS_LOG", true, "write one log line per request");
+  s.log_level = env.one_of("LOG_LEVEL", "info", {"debug", "info", "warn", "error"}, "log threshold");
+  return s;
+}
+
+Service::Service(const ServiceDefinition& def, config::Environment env) : def_(def) {
+  config::Reader reader(std::move(env));
+  common_ = read_common(reader, def);
+  setup_ = def.configure ? def.configure(reader) : Setup{};
+  reader.finish();
+  log::init(def.name, log::parse_level(common_.log_level).value_or(log::Level::info));
+}
+
+Service::~Service() {
+  if (!threads_.empty()) stop();
+}
+
+namespace {
+
+// Waits for the database at start-up (a container or a cluster restarting alongside us).
+void apply_with_retry(const ServiceDefinition& def, const CommonSettings& s) {
+  const auto deadline = std::chrono::steady_clock::now() + s.startup_db_wait;
+  for (;;) {
+    try {
+      db::apply_migrations(s.db.conninfo, def.migrations, def.name + " migrations");
+      return;
+    } catch (const db::Unavailable& e) {
+      if (std::chrono::steady_clock::now() >= deadline) throw;
+      log::warn("database not reachable yet; retrying", {{"error", e.what()}});
+      std::this_thread::sleep_for(1s);
+    }
+  }
+}
+
+}  // namespace
+
+std::uint16_t Service::start() {
+  if (common_.migrate_on_start) apply_with_retry(def_, common_);
+
+  pool_ = std::make_unique<db::Pool>(io_.get_executor(), common_.db);
+  router_.get("/healthz", [](http::Request&) -> awaitable<http::Response> {
+    co_return http::Response::json({{"status", "ok"}});
+  });
+  router_.get("/readyz", [this](http::Request&) { return readyz(); });
+
+  pipeline_.add(http::request_id());
+  if (common_.access_log) pipeline_.add(http::access_log());
+  pipeline_.add(http::problems());
+  Context ctx{io_.get_executor(), *pool_, router_, pipeline_};
+  if (setup_) setup_(ctx);
+
+  server_ = std::make_unique<http::Server>(io_.get_executor(), common_.server, pipeline_,
+                                           [this](http::Request& req) { return router_(req); });
+  const auto port = server_->start();
+  work_ = std::make_unique<decltype(work_)::element_type>(io_.get_executor());
+  for (std::size_t i = 0; i < common_.threads; ++i) threads_.emplace_back([this] { io_.run(); });
+  log::info("listening", {{"address", common_.server.bind_address}, {"port", port}, {"threads", common_.threads}});
+  return port;
+}
+
+awaitable<http::Response> Service::readyz() {
+  bool current = false;
+  try {
+    current = co_await db::migrations_current(*pool_, def_.migrations);
+  } catch (const db::Unavailable&) {
+    throw http::Problem::unavailable("the database is unreachable");
+  } catch (const db::Timeout&) {
+    throw http::Problem::unavailable("the database did not answer in time");
+  }
+  if (!current) throw http::Problem::unavailable("database migrations are not applied");
+  co_return http::Response::json({{"status", "ready"}});
+}
+
+awaitable<void> Service::shutdown() {
+  log::info("shutting down");
+  co_await server_->stop();
+  pool_->close();
+  work_.reset();
+  log::info("stopped");
+}
+
+void Service::stop() {
+  if (threads_.empty()) return;
+  if (!stopping_.exchange(true)) {
+    asio::co_spawn(io_, shutdown(), asio::use_future).get();
+  }
+  wait();
+}
+
+void Service::wait() {
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
+}
+
+void Service::install_signal_handlers() {
+  auto signals = std::make_shared<asio::signal_set>(io_, SIGINT, SIGTERM);
+  signals->async_wait([this, signals](const boost::system::error_code& ec, int signo) {
+    if (ec) return;
+    log::info("signal received", {{"signal", signo}});
+    if (!stopping_.exchange(true)) asio::co_spawn(io_, shutdown(), asio::detached);
+  });
+}
+
+std::uint16_t Service::port() const { return server_ ? server_->port() : 0; }
+db::Pool& Service::db() { return *pool_; }
+asio::any_io_executor Service::executor() { return io_.get_executor(); }
+
+namespace {
+
+void print_help(const ServiceDefinition& def) {
+  auto reader = config::Reader::describing();
+  read_common(reader, def);
+  if (def.configure) def.configure(reader);
+  std::cout << def.name << " — " << def.summary << "\n\n"
+            << "Usage: " << def.name << " [serve|migrate|--help]\n"
+            << "  serve     apply pending migrations, then serve HTTP (the default)\n"
+            << "  migrate   apply pending migrations and exit\n"
+            << "  --help    this text\n\n"
+            << "Every HTTP service answers GET /healthz (process up) and GET /readyz (database\n"
+            << "reachable and migrations applied, else 503).\n\n"
+            << "Environment (also read from ./.env or $ENV_FILE; the environment wins):\n"
+            << config::format_help(reader.described());
+}
+
+}  // namespace
+
+int main(int argc, char** argv, const ServiceDefinition& def) {
+  const std::string command = argc > 1 ? argv[1] : "serve";
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_help(def);
+    return 0;
+  }
+  if (argc > 2 || (command != "serve" && command != "migrate")) {
+    std::cerr << def.name << ": unknown command '" << command << "'; see " << def.name << " --help\n";
+    return 2;
+  }
+  log::init(def.name);
+  try {
+    auto env = config::load_environment();
+    if (command == "migrate") {
+      config::Reader reader(env);
+      const auto common = read_common(reader, def);
+      if (def.configure) def.configure(reader);
+      reader.finish();
+      const auto applied = db::apply_migrations(common.db.conninfo, def.migrations, def.name + " migrations");
+      log::info("migrations complete", {{"applied", applied}, {"known", def.migrations.size()}});
+      return 0;
+    }
+    Service service(def, std::move(env));
+    service.install_signal_handlers();
+    service.start();
+    service.wait();
+    return 0;
+  } catch (const config::ConfigError& e) {
+    std::cerr << def.name << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    log::error("fatal", {{"error", e.what()}});
+    std::cerr << def.name << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace core::app

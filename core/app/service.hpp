@@ -1,0 +1,105 @@
+#pragma once
+// What every service binary shares: configuration, migrations, the HTTP server with the core
+// middleware, /healthz and /readyz, the database pool, signals and graceful shutdown, and the
+// command line (`serve` (default), `migrate`, `--help`).
+//
+// A service main reads:
+//
+//   int main(int argc, char** argv) {
+//     return core::app::main(argc, argv, {
+//         .name = "mail-triage", .summary = "...", .default_port = 8080,
+//         .default_database = "mail_triage", .migrations = embedded_migrations(),
+//         .configure = [](core::config::Reader& env) -> core::app::Setup {
+//           auto settings = read_settings(env);
+//           return [settings](core::app::Context& ctx) { install_routes(ctx, settings); };
+//         }});
+//   }
+#include "core/config/config.hpp"
+#include "core/db/migrate.hpp"
+#include "core/http/router.hpp"
+#include "core/http/server.hpp"
+
+#include <boost/asio/io_context.hpp>
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <thread>
+
+namespace core::app {
+
+// What a service's setup step gets to build its routes with.
+struct Context {
+  boost::asio::any_io_executor executor;
+  db::Pool& db;
+  http::Router& router;
+  http::Pipeline& pipeline;  // service middleware, run after request id, access log and problems
+};
+
+using Setup = std::function<void(Context&)>;
+
+struct ServiceDefinition {
+  std::string name;              // binary name, log "service" field, migration lock name
+  std::string summary;           // one line for --help
+  std::uint16_t default_port = 8080;
+  std::string default_database;  // database name in the default DATABASE_URL
+  std::span<const db::Migration> migrations;
+  // Reads the service's own variables (also run in describe mode for --help) and returns the
+  // step that installs its routes once the pool exists.
+  std::function<Setup(config::Reader&)> configure;
+};
+
+// The variables every service reads.
+struct CommonSettings {
+  http::ServerOptions server;
+  db::PoolOptions db;
+  std::size_t threads = 1;
+  bool access_log = true;
+  bool migrate_on_start = true;
+  std::chrono::seconds startup_db_wait{30};
+  std::string log_level = "info";
+};
+CommonSettings read_common(config::Reader& env, const ServiceDefinition& def);
+
+// One running instance. Tests create it with an explicit environment and PORT=0.
+class Service {
+ public:
+  // Throws config::ConfigError listing every invalid variable.
+  Service(const ServiceDefinition& def, config::Environment env);
+  ~Service();
+
+  // Applies migrations (unless MIGRATE_ON_START=false), binds, and starts the I/O threads.
+  // Returns the bound port. Throws db::MigrationError, db::Unavailable, std::system_error.
+  std::uint16_t start();
+  // Graceful stop (see http::Server::stop), then the pool closes; blocks until done.
+  void stop();
+  // Blocks until SIGINT/SIGTERM (when install_signal_handlers() was called) or stop().
+  void wait();
+  void install_signal_handlers();
+
+  std::uint16_t port() const;
+  db::Pool& db();
+  boost::asio::any_io_executor executor();
+  const CommonSettings& settings() const { return common_; }
+
+ private:
+  boost::asio::awaitable<void> shutdown();
+  boost::asio::awaitable<http::Response> readyz();
+
+  const ServiceDefinition& def_;
+  CommonSettings common_;
+  Setup setup_;
+  boost::asio::io_context io_;
+  std::unique_ptr<db::Pool> pool_;
+  http::Router router_;
+  http::Pipeline pipeline_;
+  std::unique_ptr<http::Server> server_;
+  std::vector<std::thread> threads_;
+  std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::atomic<bool> stopping_{false};
+};
+
+// The command line: returns the process exit code.
+int main(int argc, char** argv, const ServiceDefinition& def);
+
+}  // namespace core::app

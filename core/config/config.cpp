@@ -1,0 +1,194 @@
+#include "core/config/config.hpp"
+
+#include "core/util/strings.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace core::config {
+namespace {
+
+bool valid_name(std::string_view name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+std::string unquote_double(std::string_view v, std::size_t line) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] != '\\') {
+      out.push_back(v[i]);
+      continue;
+    }
+    if (++i == v.size()) throw ConfigError(".env line " + std::to_string(line) + ": dangling backslash");
+    switch (v[i]) {
+      case 'n': out.push_back('\n'); break;
+      case 't': out.push_back('\t'); break;
+      case '"': out.push_back('"'); break;
+      case '\\': out.push_back('\\'); break;
+      default: out.push_back('\\'); out.push_back(v[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> parse_dotenv(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t line_no = 0;
+  for (auto line : split(text, '\n')) {
+    ++line_no;
+    line = trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    if (line.starts_with("export ")) line = trim(line.substr(7));
+    const auto eq = line.find('=');
+    const auto where = ".env line " + std::to_string(line_no);
+    if (eq == std::string_view::npos) throw ConfigError(where + ": expected NAME=value");
+    const auto name = trim(line.substr(0, eq));
+    if (!valid_name(name)) throw ConfigError(where + ": invalid variable name");
+    auto value = trim(line.substr(eq + 1));
+    std::string parsed;
+    if (!value.empty() && (value.front() == '"' || value.front() == '\'')) {
+      const char quote = value.front();
+      const auto close = value.rfind(quote);
+      if (close == 0) throw ConfigError(where + ": unterminated quote");
+      const auto rest = trim(value.substr(close + 1));
+      if (!rest.empty() && rest.front() != '#') throw ConfigError(where + ": text after closing quote");
+      const auto inner = value.substr(1, close - 1);
+      parsed = quote == '"' ? unquote_double(inner, line_no) : std::string(inner);
+    } else {
+      const auto hash = value.find(" #");
+      parsed = std::string(trim(value.substr(0, hash)));
+    }
+    out.emplace_back(std::string(name), std::move(parsed));
+  }
+  return out;
+}
+
+Environment load_environment() {
+  Environment env;
+  const char* file = std::getenv("ENV_FILE");
+  const std::string path = file && *file ? file : ".env";
+  std::ifstream in(path);
+  if (in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    for (auto& [k, v] : parse_dotenv(text.str())) env[k] = v;
+  } else if (file && *file) {
+    throw ConfigError("ENV_FILE: cannot read " + path);
+  }
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view kv(*e);
+    const auto eq = kv.find('=');
+    if (eq != std::string_view::npos) env[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
+  }
+  return env;
+}
+
+std::optional<std::string> Reader::raw(std::string_view name) const {
+  const auto it = env_.find(name);
+  if (it == env_.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+void Reader::describe(std::string_view name, std::string_view fallback, std::string_view meaning) {
+  described_.push_back({std::string(name), std::string(fallback), std::string(meaning)});
+}
+
+void Reader::fail(std::string_view name, std::string_view message) {
+  errors_.push_back(std::string(name) + ": " + std::string(message));
+}
+
+std::string Reader::string(std::string_view name, std::string_view fallback, std::string_view meaning) {
+  describe(name, fallback, meaning);
+  return raw(name).value_or(std::string(fallback));
+}
+
+std::string Reader::required(std::string_view name, std::string_view meaning) {
+  describe(name, "(required)", meaning);
+  auto v = raw(name);
+  if (!v && !describing_) fail(name, "is required");
+  return v.value_or("");
+}
+
+std::string Reader::secret(std::string_view name, std::string_view meaning) {
+  describe(name, "(secret, unset)", meaning);
+  return raw(name).value_or("");
+}
+
+std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::string_view meaning,
+                             IntRange range) {
+  describe(name, std::to_string(fallback), meaning);
+  const auto v = raw(name);
+  if (!v) return fallback;
+  const auto n = parse_int64(trim(*v));
+  if (!n) {
+    fail(name, "'" + *v + "' is not a whole number");
+    return fallback;
+  }
+  if (*n < range.min || *n > range.max) {
+    fail(name, std::to_string(*n) + " is outside " + std::to_string(range.min) + ".." +
+                   std::to_string(range.max));
+    return fallback;
+  }
+  return *n;
+}
+
+bool Reader::boolean(std::string_view name, bool fallback, std::string_view meaning) {
+  describe(name, fallback ? "true" : "false", meaning);
+  const auto v = raw(name);
+  if (!v) return fallback;
+  const auto s = to_lower(trim(*v));
+  if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "0" || s == "no" || s == "off") return false;
+  fail(name, "'" + *v + "' is not a boolean (true/false)");
+  return fallback;
+}
+
+std::string Reader::one_of(std::string_view name, std::string_view fallback,
+                           std::vector<std::string> allowed, std::string_view meaning) {
+  std::string choices;
+  for (const auto& a : allowed) choices += (choices.empty() ? "" : "|") + a;
+  describe(name, fallback, std::string(meaning) + " (" + choices + ")");
+  const auto v = raw(name);
+  if (!v) return std::string(fallback);
+  for (const auto& a : allowed)
+    if (a == *v) return a;
+  fail(name, "'" + *v + "' is not one of " + choices);
+  return std::string(fallback);
+}
+
+std::vector<std::string> Reader::list(std::string_view name, std::string_view fallback,
+                                      std::string_view meaning) {
+  const auto text = string(name, fallback, meaning);
+  std::vector<std::string> out;
+  for (auto piece : split(text, ','))
+    if (auto t = trim(piece); !t.empty()) out.emplace_back(t);
+  return out;
+}
+
+void Reader::finish() const {
+  if (errors_.empty()) return;
+  std::string msg = "invalid configuration:";
+  for (const auto& e : errors_) msg += "\n  " + e;
+  throw ConfigError(msg);
+}
+
+std::string format_help(const std::vector<Described>& vars) {
+  std::size_t width = 0;
+  for (const auto& v : vars) width = std::max(width, v.name.size());
+  std::string out;
+  for (const auto& v : vars) {
+    out += "  " + v.name + std::string(width - v.name.size() + 2, ' ') + v.meaning;
+    out += v.default_value.empty() ? " [default: unset]\n" : " [default: " + v.default_value + "]\n";
+  }
+  return out;
+}
+
+}  // namespace core::config

@@ -1,0 +1,71 @@
+#include "core/config/config.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace core::config;
+
+TEST(Dotenv, ParsesTheUsualForms) {
+  const auto vars = parse_dotenv(
+      "# comment\n\nexport A=1\nB = two words # trailing comment\nC=\"quoted\\nline\"\nD='lit $x \\n'\nE=\n");
+  ASSERT_EQ(vars.size(), 5u);
+  EXPECT_EQ(vars[0], (std::pair<std::string, std::string>{"A", "1"}));
+  EXPECT_EQ(vars[1].second, "two words");
+  EXPECT_EQ(vars[2].second, "quoted\nline");
+  EXPECT_EQ(vars[3].second, "lit $x \\n");
+  EXPECT_EQ(vars[4].second, "");
+}
+
+TEST(Dotenv, NamesTheBadLine) {
+  try {
+    parse_dotenv("A=1\nthis is not an assignment\n");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), ".env line 2: expected NAME=value");
+  }
+  EXPECT_THROW(parse_dotenv("1A=x"), ConfigError);
+  EXPECT_THROW(parse_dotenv("A=\"open"), ConfigError);
+  EXPECT_THROW(parse_dotenv("A=\"x\" y"), ConfigError);
+}
+
+TEST(Reader, TypedValuesAndDefaults) {
+  Reader r({{"PORT", "9000"}, {"FLAG", "yes"}, {"KEYS", " a, ,b ,"}, {"MODE", "rules"}});
+  EXPECT_EQ(r.integer("PORT", 8080, "port", {0, 65535}), 9000);
+  EXPECT_EQ(r.integer("OTHER", 5, "n"), 5);
+  EXPECT_TRUE(r.boolean("FLAG", false, "f"));
+  EXPECT_EQ(r.list("KEYS", "", "k"), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(r.one_of("MODE", "openai", {"openai", "rules"}, "m"), "rules");
+  EXPECT_EQ(r.string("MISSING", "fallback", "s"), "fallback");
+  EXPECT_NO_THROW(r.finish());
+}
+
+TEST(Reader, ReportsEveryInvalidValueAtOnce) {
+  Reader r({{"PORT", "70000"}, {"THREADS", "many"}, {"FLAG", "perhaps"}, {"MODE", "x"}});
+  r.integer("PORT", 8080, "port", {0, 65535});
+  r.integer("THREADS", 1, "threads");
+  r.boolean("FLAG", false, "f");
+  r.one_of("MODE", "a", {"a", "b"}, "m");
+  r.required("API_KEYS", "keys");
+  try {
+    r.finish();
+    FAIL();
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("PORT: 70000 is outside 0..65535"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("THREADS: 'many' is not a whole number"), std::string::npos);
+    EXPECT_NE(msg.find("FLAG: 'perhaps' is not a boolean"), std::string::npos);
+    EXPECT_NE(msg.find("MODE: 'x' is not one of a|b"), std::string::npos);
+    EXPECT_NE(msg.find("API_KEYS: is required"), std::string::npos);
+  }
+}
+
+TEST(Reader, DescribingCollectsHelpWithoutErrors) {
+  auto r = Reader::describing();
+  r.integer("PORT", 8080, "TCP port");
+  r.required("API_KEYS", "bearer keys");
+  r.secret("LLM_API_KEY", "model key");
+  EXPECT_NO_THROW(r.finish());
+  ASSERT_EQ(r.described().size(), 3u);
+  const auto help = format_help(r.described());
+  EXPECT_NE(help.find("  PORT         TCP port [default: 8080]\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("  API_KEYS     bearer keys [default: (required)]\n"), std::string::npos) << help;
+}

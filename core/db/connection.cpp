@@ -1,0 +1,240 @@
+#include "core/db/connection.hpp"
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace core::db {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+std::string error_text(PGconn* c) {
+  std::string msg = PQerrorMessage(c);
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+  return msg;
+}
+
+// Runs `action` once if the deadline passes before the watchdog is destroyed. The action runs
+// under a mutex that the destructor also takes, so after destruction it can no longer be running
+// or start (it touches the connection's socket, which the caller may close next).
+class Watchdog {
+ public:
+  Watchdog(asio::any_io_executor ex, std::chrono::milliseconds after, std::function<void()> action)
+      : state_(std::make_shared<State>()), timer_(std::move(ex)) {
+    state_->action = std::move(action);
+    timer_.expires_after(after);
+    timer_.async_wait([s = state_](boost::system::error_code ec) {
+      if (ec) return;
+      std::lock_guard lock(s->mutex);
+      if (!s->armed) return;
+      s->fired = true;
+      s->action();
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard lock(state_->mutex);
+      state_->armed = false;
+    }
+    timer_.cancel();
+  }
+  bool fired() const {
+    std::lock_guard lock(state_->mutex);
+    return state_->fired;
+  }
+
+ private:
+  struct State {
+    std::mutex mutex;
+    bool armed = true;
+    bool fired = false;
+    std::function<void()> action;
+  };
+  std::shared_ptr<State> state_;
+  asio::steady_timer timer_;
+};
+
+// Makes a blocked wait on the socket return at once: the next libpq call then sees a closed
+// connection. The file descriptor stays open (libpq owns it).
+void sever(int fd) {
+  if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
+}
+
+// Asks the server to cancel the running statement, from a short-lived thread: PQcancel opens
+// its own connection and blocks, which must not happen on an I/O thread.
+void request_cancel(const std::shared_ptr<PGcancel>& cancel) {
+  if (!cancel) return;
+  std::thread([cancel] {
+    char err[256];
+    PQcancel(cancel.get(), err, sizeof err);
+  }).detach();
+}
+
+constexpr auto kHardStopGrace = std::chrono::seconds(5);
+
+}  // namespace
+
+Connection::Connection(asio::any_io_executor executor, PGconn* conn) : executor_(std::move(executor)), conn_(conn) {}
+
+Connection::~Connection() {
+  if (socket_) socket_->close();  // our dup of the descriptor
+  if (conn_) PQfinish(conn_);
+}
+
+void Connection::rebind_socket() {
+  const int fd = PQsocket(conn_);
+  if (fd == socket_fd_ && socket_) return;
+  if (socket_) socket_->close();
+  socket_.reset();
+  socket_fd_ = fd;
+  if (fd < 0) return;
+  // Asio owns (and closes) the descriptor it holds, and libpq owns its own: a dup serves both.
+  socket_ = std::make_unique<asio::posix::stream_descriptor>(executor_, ::dup(fd));
+}
+
+awaitable<void> Connection::wait(Wait what) {
+  if (!socket_) throw Unavailable("database connection has no socket");
+  boost::system::error_code ec;
+  co_await socket_->async_wait(what == Wait::read ? asio::posix::descriptor_base::wait_read
+                                                  : asio::posix::descriptor_base::wait_write,
+                               asio::redirect_error(use_awaitable, ec));
+  if (ec && ec != asio::error::operation_aborted) throw Unavailable("database socket: " + ec.message());
+}
+
+awaitable<std::unique_ptr<Connection>> Connection::open(asio::any_io_executor executor, std::string conninfo,
+                                                        std::chrono::milliseconds timeout) {
+  PGconn* raw = PQconnectStart(conninfo.c_str());
+  if (!raw) throw Unavailable("out of memory creating a database connection");
+  std::unique_ptr<Connection> c(new Connection(executor, raw));
+  if (PQstatus(raw) == CONNECTION_BAD) throw Unavailable("cannot connect to the database: " + error_text(raw));
+  PQsetnonblocking(raw, 1);
+
+  // libpq may switch sockets while it tries addresses; the watchdog severs the current one.
+  auto fd = std::make_shared<std::atomic<int>>(PQsocket(raw));
+  Watchdog deadline(executor, timeout, [fd] { sever(fd->load()); });
+  auto status = PGRES_POLLING_WRITING;
+  while (status != PGRES_POLLING_OK) {
+    if (status == PGRES_POLLING_FAILED) {
+      if (deadline.fired()) throw Timeout("connecting to the database timed out");
+      throw Unavailable("cannot connect to the database: " + error_text(raw));
+    }
+    c->rebind_socket();
+    fd->store(c->socket_fd_);
+    co_await c->wait(status == PGRES_POLLING_READING ? Wait::read : Wait::write);
+    status = PQconnectPoll(raw);
+  }
+  c->rebind_socket();
+  c->cancel_ = std::shared_ptr<PGcancel>(PQgetCancel(raw), PQfreeCancel);
+  co_return c;
+}
+
+bool Connection::broken() const { return lost_ || PQstatus(conn_) != CONNECTION_OK; }
+
+bool Connection::in_transaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
+
+bool Connection::idle_and_healthy() {
+  if (broken() || in_transaction()) return false;
+  pollfd p{PQsocket(conn_), POLLIN, 0};
+  if (::poll(&p, 1, 0) != 0) {
+    // An idle connection has nothing to read unless the server is closing it (or sent a
+    // notice); either way a fresh connection is the safe choice.
+    lost_ = true;
+    return false;
+  }
+  return true;
+}
+
+awaitable<void> Connection::flush() {
+  for (;;) {
+    const int r = PQflush(conn_);
+    if (r == 0) co_return;
+    if (r < 0) throw Unavailable("sending to the database failed: " + error_text(conn_));
+    co_await wait(Wait::write);
+  }
+}
+
+awaitable<Result> Connection::collect(std::string_view what) {
+  Result last;
+  std::optional<Error> failure;
+  for (;;) {
+    while (!PQisBusy(conn_)) {
+      PGresult* r = PQgetResult(conn_);
+      if (!r) {
+        if (failure) throw *failure;
+        co_return last;
+      }
+      const auto st = PQresultStatus(r);
+      if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE) {
+        const char* code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        std::string message = PQresultErrorMessage(r);
+        while (!message.empty() && message.back() == '\n') message.pop_back();
+        if (!failure) failure.emplace(code ? code : "", std::string(what) + ": " + message);
+        PQclear(r);
+      } else {
+        last = Result(r);
+      }
+    }
+    co_await wait(Wait::read);
+    if (!PQconsumeInput(conn_)) throw Unavailable("database connection lost: " + error_text(conn_));
+  }
+}
+
+awaitable<Result> Connection::run(std::string_view what, std::chrono::milliseconds timeout,
+                                  const std::function<bool()>& send) {
+  if (broken()) throw Unavailable("database connection lost");
+  // First the polite way (the server cancels the statement), then, if even that gets no
+  // answer (the server is gone), the connection is severed.
+  Watchdog cancel(executor_, timeout, [c = cancel_] { request_cancel(c); });
+  Watchdog hard_stop(executor_, timeout + kHardStopGrace, [fd = socket_fd_] { sever(fd); });
+  try {
+    if (!send()) throw Unavailable("sending to the database failed: " + error_text(conn_));
+    co_await flush();
+    co_return co_await collect(what);
+  } catch (const Error& e) {
+    if (e.sqlstate == "57014" && cancel.fired()) {
+      throw Timeout("statement timed out after " + std::to_string(timeout.count()) + " ms");
+    }
+    throw;
+  } catch (const Unavailable&) {
+    lost_ = true;
+    if (hard_stop.fired()) throw Timeout("database did not answer within the statement timeout");
+    throw;
+  }
+}
+
+awaitable<Result> Connection::execute(std::string_view sql, const std::vector<Param>& params,
+                                      std::chrono::milliseconds timeout) {
+  const int n = static_cast<int>(params.size());
+  auto it = prepared_.find(std::string(sql));
+  if (it == prepared_.end()) {
+    const std::string name = "s" + std::to_string(prepared_.size() + 1);
+    const std::string text(sql);
+    co_await run("prepare", timeout, [&] { return PQsendPrepare(conn_, name.c_str(), text.c_str(), n, nullptr) == 1; });
+    it = prepared_.emplace(text, name).first;
+  }
+  std::vector<const char*> values(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) values[i] = params[i] ? params[i]->c_str() : nullptr;
+  const std::string& name = it->second;
+  co_return co_await run("query", timeout, [&] {
+    return PQsendQueryPrepared(conn_, name.c_str(), n, values.data(), nullptr, nullptr, 0) == 1;
+  });
+}
+
+awaitable<Result> Connection::execute_simple(std::string_view sql, std::chrono::milliseconds timeout) {
+  const std::string text(sql);
+  co_return co_await run("statement", timeout, [&] { return PQsendQuery(conn_, text.c_str()) == 1; });
+}
+
+}  // namespace core::db

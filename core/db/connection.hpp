@@ -1,0 +1,64 @@
+#pragma once
+// One asynchronous libpq connection driven by Asio: non-blocking connect, prepared statements
+// (prepared on first use, cached per connection), bound text parameters, a per-statement timeout.
+// A connection is used by one coroutine at a time (the pool guarantees it).
+#include "core/db/result.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace core::db {
+
+class Connection {
+ public:
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Throws Unavailable when the server cannot be reached or refuses us, Timeout past `timeout`.
+  static boost::asio::awaitable<std::unique_ptr<Connection>> open(boost::asio::any_io_executor executor,
+                                                                   std::string conninfo,
+                                                                   std::chrono::milliseconds timeout);
+
+  // Runs one statement as a prepared statement. Throws Error (server error), Unavailable
+  // (connection lost), Timeout (cancelled after `timeout`).
+  boost::asio::awaitable<Result> execute(std::string_view sql, const std::vector<Param>& params,
+                                         std::chrono::milliseconds timeout);
+
+  // Runs text through the simple-query protocol: several statements, no parameters (BEGIN,
+  // COMMIT, SET ...). Returns the last result.
+  boost::asio::awaitable<Result> execute_simple(std::string_view sql, std::chrono::milliseconds timeout);
+
+  bool broken() const;
+  bool in_transaction() const;
+  // For an idle connection: false when the server has closed it or sent something unexpected
+  // (as it does when shutting down), so the pool drops it instead of failing a request.
+  bool idle_and_healthy();
+
+ private:
+  Connection(boost::asio::any_io_executor executor, PGconn* conn);
+  enum class Wait { read, write };
+  boost::asio::awaitable<void> wait(Wait what);
+  boost::asio::awaitable<void> flush();
+  boost::asio::awaitable<Result> collect(std::string_view what);
+  boost::asio::awaitable<Result> run(std::string_view what, std::chrono::milliseconds timeout,
+                                     const std::function<bool()>& send);
+  void rebind_socket();
+
+  boost::asio::any_io_executor executor_;
+  PGconn* conn_;
+  std::shared_ptr<PGcancel> cancel_;
+  std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;
+  int socket_fd_ = -1;
+  std::unordered_map<std::string, std::string> prepared_;  // sql → statement name
+  bool lost_ = false;
+};
+
+}  // namespace core::db

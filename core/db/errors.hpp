@@ -1,0 +1,27 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace core::db {
+
+// The server reported an error for a statement (constraint violation, syntax, ...).
+struct Error : std::runtime_error {
+  Error(std::string sqlstate, const std::string& message)
+      : std::runtime_error(message), sqlstate(std::move(sqlstate)) {}
+  std::string sqlstate;  // e.g. "23505" unique_violation
+  bool unique_violation() const { return sqlstate == "23505"; }
+  bool foreign_key_violation() const { return sqlstate == "23503"; }
+  bool check_violation() const { return sqlstate == "23514"; }
+};
+
+// No connection could be made, or the connection was lost: the database is down or restarting.
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A statement ran past its timeout (it was cancelled), or no pooled connection became free in time.
+struct Timeout : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace core::db

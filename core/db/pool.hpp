@@ -1,0 +1,109 @@
+#pragma once
+// A bounded pool of asynchronous PostgreSQL connections.
+//
+//   auto rows = co_await pool.query(kSql, a, b);             // one statement
+//   auto tx = co_await pool.begin();                         // a transaction
+//   co_await tx.query(kInsert, x);
+//   co_await tx.commit();                                    // destroyed uncommitted: rolled back
+//
+// Connections are made on demand up to `max_size`; a caller waits up to `acquire_timeout` for a
+// free one. An idle connection the server has closed (a restart) is dropped on the next acquire,
+// so once the database is back, requests succeed again without restarting the service. While it
+// is down, calls throw Unavailable (rendered as 503).
+#include "core/db/connection.hpp"
+
+#include <boost/asio/strand.hpp>
+
+#include <deque>
+
+namespace core::db {
+
+struct PoolOptions {
+  std::string conninfo;  // a libpq URL or key=value string
+  std::size_t max_size = 16;
+  std::chrono::milliseconds connect_timeout{5'000};
+  std::chrono::milliseconds acquire_timeout{5'000};
+  std::chrono::milliseconds query_timeout{30'000};
+};
+
+class Pool;
+
+// Note: query() takes its arguments by value. String literals then decay to pointers, which
+// GCC 12 needs when they appear inside a co_await expression (it cannot copy a reference to an
+// array into the coroutine frame: "array used as initializer").
+
+// Exclusive use of one connection; returns it to the pool when destroyed.
+class Lease {
+ public:
+  Lease() = default;
+  Lease(Lease&&) noexcept = default;
+  Lease& operator=(Lease&&) noexcept;
+  ~Lease();
+
+  template <class... Args>
+  boost::asio::awaitable<Result> query(std::string_view sql, Args... args) {
+    return execute(sql, params(std::move(args)...));
+  }
+  boost::asio::awaitable<Result> execute(std::string_view sql, std::vector<Param> params);
+  boost::asio::awaitable<Result> execute_simple(std::string_view sql);
+
+ private:
+  friend class Pool;
+
+// Note: query() takes its arguments by value. String literals then decay to pointers, which
+// GCC 12 needs when they appear inside a co_await expression (it cannot copy a reference to an
+// array into the coroutine frame: "array used as initializer").
+  struct Shared;
+  Lease(std::shared_ptr<Shared> pool, std::unique_ptr<Connection> conn) : pool_(std::move(pool)), conn_(std::move(conn)) {}
+  void release();
+  std::shared_ptr<Shared> pool_;
+  std::unique_ptr<Connection> conn_;
+};
+
+class Transaction {
+ public:
+  template <class... Args>
+  boost::asio::awaitable<Result> query(std::string_view sql, Args... args) {
+    return lease_.execute(sql, params(std::move(args)...));
+  }
+  boost::asio::awaitable<void> commit();
+
+ private:
+  friend class Pool;
+
+// Note: query() takes its arguments by value. String literals then decay to pointers, which
+// GCC 12 needs when they appear inside a co_await expression (it cannot copy a reference to an
+// array into the coroutine frame: "array used as initializer").
+  explicit Transaction(Lease lease) : lease_(std::move(lease)) {}
+  Lease lease_;
+};
+
+class Pool {
+ public:
+  Pool(boost::asio::any_io_executor executor, PoolOptions options);
+  ~Pool();
+
+  boost::asio::awaitable<Lease> acquire();
+  boost::asio::awaitable<Transaction> begin();
+
+  template <class... Args>
+  boost::asio::awaitable<Result> query(std::string_view sql, Args... args) {
+    return execute(sql, params(std::move(args)...));
+  }
+  boost::asio::awaitable<Result> execute(std::string_view sql, std::vector<Param> params);
+
+  // Refuses new work and closes idle connections; waiting callers get Unavailable.
+  void close();
+
+  struct Stats {
+    std::size_t open = 0;
+    std::size_t idle = 0;
+    std::size_t waiting = 0;
+  };
+  Stats stats() const;
+
+ private:
+  std::shared_ptr<Lease::Shared> shared_;
+};
+
+}  // namespace core::db

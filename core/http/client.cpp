@@ -1,0 +1,180 @@
+#include "core/http/client.hpp"
+
+#include "core/http/retry_after.hpp"
+#include "core/util/strings.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <curl/curl.h>
+
+#include <memory>
+#include <random>
+
+namespace core::http {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+asio::thread_pool& blocking_pool() {
+  static asio::thread_pool pool(8);
+  return pool;
+}
+
+struct CurlGlobal {
+  CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+};
+
+// One easy handle per pool thread: connections to the same host are reused across requests.
+CURL* thread_handle() {
+  static CurlGlobal init;
+  thread_local std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> handle(curl_easy_init(), curl_easy_cleanup);
+  curl_easy_reset(handle.get());
+  return handle.get();
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t n, void* out) {
+  auto* headers = static_cast<HeaderList*>(out);
+  std::string_view line(data, size * n);
+  if (line.starts_with("HTTP/")) headers->clear();  // a new response (after 100 Continue or a redirect)
+  const auto colon = line.find(':');
+  if (colon != std::string_view::npos)
+    headers->emplace_back(to_lower(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+  return size * n;
+}
+
+struct Attempt {
+  OutboundResponse response;
+  std::string transport_error;  // set when no response arrived
+};
+
+Attempt perform_blocking(const OutboundRequest& req, const ClientOptions& opt) {
+  CURL* h = thread_handle();
+  Attempt a;
+  curl_slist* headers = nullptr;
+  for (const auto& [k, v] : req.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
+  headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
+  curl_easy_setopt(h, CURLOPT_URL, req.url.c_str());
+  curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, req.method.c_str());
+  if (req.method == "HEAD") curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+  if (!req.body.empty() || req.method == "POST" || req.method == "PUT" || req.method == "PATCH") {
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, req.body.data());
+    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+  }
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(h, CURLOPT_USERAGENT, opt.user_agent.c_str());
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(opt.connect_timeout.count()));
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeout.value_or(opt.total_timeout).count()));
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &a.response.body);
+  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &a.response.headers);
+  const CURLcode rc = curl_easy_perform(h);
+  curl_slist_free_all(headers);
+  if (rc != CURLE_OK) {
+    a.transport_error = curl_easy_strerror(rc);
+    return a;
+  }
+  long status = 0;
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+  a.response.status = static_cast<int>(status);
+  return a;
+}
+
+awaitable<Attempt> perform(const OutboundRequest& req, const ClientOptions& opt) {
+  co_return perform_blocking(req, opt);
+}
+
+bool idempotent(std::string_view method) {
+  return method == "GET" || method == "HEAD" || method == "PUT" || method == "DELETE" || method == "OPTIONS";
+}
+
+std::chrono::milliseconds backoff(const ClientOptions& opt, int retry) {
+  thread_local std::mt19937 rng{std::random_device{}()};
+  const auto exp = opt.base_backoff * (1LL << std::min(retry, 16));
+  const auto capped = std::min<std::chrono::milliseconds>(exp, opt.max_backoff);
+  std::uniform_int_distribution<long long> jitter(capped.count() / 2, capped.count());  // "equal jitter"
+  return std::chrono::milliseconds(jitter(rng));
+}
+
+}  // namespace
+
+bool is_retryable_status(int status) { return status == 429 || status == 502 || status == 503 || status == 504; }
+
+std::string_view OutboundResponse::header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (iequals(k, name)) return v;
+  return {};
+}
+
+nlohmann::json OutboundResponse::json() const {
+  auto j = nlohmann::json::parse(body, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error("HTTP " + std::to_string(status) + " response is not JSON");
+  return j;
+}
+
+Client::Client(asio::any_io_executor executor, ClientOptions options)
+    : executor_(std::move(executor)), options_(std::move(options)) {}
+
+awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
+  const bool retry_transport = req.retry_transport_errors.value_or(idempotent(req.method));
+  std::vector<std::chrono::milliseconds> delays;
+  for (int attempt = 0;; ++attempt) {
+    Attempt a = co_await asio::co_spawn(blocking_pool(), perform(req, options_), use_awaitable);
+    const bool last = attempt >= options_.max_retries;
+    std::chrono::milliseconds delay{};
+    if (!a.transport_error.empty()) {
+      if (last || !retry_transport)
+        throw TransportError(req.method + " " + req.url + " failed after " + std::to_string(attempt + 1) +
+                             " attempt(s): " + a.transport_error);
+      delay = backoff(options_, attempt);
+    } else if (!last && is_retryable_status(a.response.status)) {
+      const auto asked = parse_retry_after(a.response.header("retry-after"), std::chrono::system_clock::now());
+      if (asked && *asked > options_.max_retry_after) {
+        a.response.attempts = attempt + 1;
+        a.response.retry_delays = delays;
+        co_return a.response;  // the server asks for longer than we may wait: let the caller decide
+      }
+      delay = asked.value_or(backoff(options_, attempt));
+    } else {
+      a.response.attempts = attempt + 1;
+      a.response.retry_delays = std::move(delays);
+      co_return a.response;
+    }
+    delays.push_back(delay);
+    asio::steady_timer timer(executor_, delay);
+    co_await timer.async_wait(use_awaitable);
+  }
+}
+
+awaitable<OutboundResponse> Client::get(std::string url, HeaderList headers) const {
+  headers.emplace_back("Accept", "application/json");
+  // Named, not a braced temporary inside co_await: GCC 12 destroys such temporaries twice.
+  OutboundRequest request{.method = "GET", .url = std::move(url), .headers = std::move(headers)};
+  co_return co_await send(std::move(request));
+}
+
+awaitable<OutboundResponse> Client::post_json(std::string url, const nlohmann::json& body, HeaderList headers) const {
+  headers.emplace_back("Accept", "application/json");
+  headers.emplace_back("Content-Type", "application/json");
+  OutboundRequest request{.method = "POST",
+                          .url = std::move(url),
+                          .headers = std::move(headers),
+                          .body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+  co_return co_await send(std::move(request));
+}
+
+}  // namespace core::http

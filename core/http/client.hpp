@@ -1,0 +1,89 @@
+#pragma once
+// Outbound HTTP on libcurl, for the clients of external systems.
+//
+//   core::http::Client client(executor, {.total_timeout = 20s});
+//   OutboundRequest req{.method = "POST", .url = url, .body = body_json};
+//   auto res = co_await client.send(std::move(req));  // named: see docs/conventions.md on GCC 12
+//   auto data = res.json();
+//
+// Each attempt runs on a small shared thread pool (libcurl's easy interface blocks), so the
+// caller's I/O thread never waits on the network. Responses 429, 502, 503 and 504 are retried up to
+// `max_retries` times, after the Retry-After the server asked for (seconds or HTTP date) or else
+// an exponential backoff with jitter; a Retry-After longer than `max_retry_after` is not waited
+// for (the response is returned as is). Connection failures and timeouts are retried only for
+// idempotent methods, unless the request says otherwise. Statuses are returned, never thrown:
+// only a transport failure after the last attempt throws TransportError.
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace core::http {
+
+using namespace std::chrono_literals;
+
+struct ClientOptions {
+  std::chrono::milliseconds connect_timeout = 5s;
+  std::chrono::milliseconds total_timeout = 30s;  // one attempt, connect to last byte
+  int max_retries = 3;
+  std::chrono::milliseconds base_backoff = 200ms;
+  std::chrono::milliseconds max_backoff = 10s;
+  std::chrono::milliseconds max_retry_after = 60s;
+  std::string user_agent = "msp-tools/0.1";
+};
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+struct OutboundRequest {
+  std::string method = "GET";
+  std::string url;
+  HeaderList headers;
+  std::string body;
+  std::optional<std::chrono::milliseconds> timeout;  // overrides total_timeout
+  std::optional<bool> retry_transport_errors;       // default: idempotent methods only
+};
+
+struct OutboundResponse {
+  int status = 0;
+  HeaderList headers;  // names lowercased
+  std::string body;
+  int attempts = 1;
+  std::vector<std::chrono::milliseconds> retry_delays;  // what was waited before each retry
+
+  std::string_view header(std::string_view name) const;  // case-insensitive; empty if absent
+  bool ok() const { return status >= 200 && status < 300; }
+  // Parses the body; throws std::runtime_error naming the status when it is not JSON.
+  nlohmann::json json() const;
+};
+
+struct TransportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Client {
+ public:
+  explicit Client(boost::asio::any_io_executor executor, ClientOptions options = {});
+
+  boost::asio::awaitable<OutboundResponse> send(OutboundRequest request) const;
+
+  // JSON conveniences: set Accept (and Content-Type for a body) to application/json.
+  boost::asio::awaitable<OutboundResponse> get(std::string url, HeaderList headers = {}) const;
+  boost::asio::awaitable<OutboundResponse> post_json(std::string url, const nlohmann::json& body,
+                                                     HeaderList headers = {}) const;
+
+  const ClientOptions& options() const { return options_; }
+
+ private:
+  boost::asio::any_io_executor executor_;
+  ClientOptions options_;
+};
+
+bool is_retryable_status(int status);
+
+}  // namespace core::http

@@ -1,0 +1,66 @@
+#pragma once
+// The request and response a handler sees. Thin over Beast's types so handlers read plainly.
+#include "core/http/query.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+#include <any>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <typeindex>
+#include <unordered_map>
+
+namespace core::http {
+
+namespace bhttp = boost::beast::http;
+using Status = bhttp::status;
+using Verb = bhttp::verb;
+
+struct Request {
+  Verb method = Verb::unknown;
+  std::string method_name;  // as sent, for logs and 405s of unknown verbs
+  std::string target;       // raw request target, path and query
+  std::string path;         // target without the query string, still percent-encoded
+  Query query;
+  std::map<std::string, std::string, std::less<>> params;  // path parameters, decoded
+  bhttp::fields headers;
+  std::string body;
+  std::string request_id;
+  std::string remote_address;
+  std::chrono::steady_clock::time_point received_at = std::chrono::steady_clock::now();
+
+  std::string_view header(std::string_view name) const;
+  std::string_view param(std::string_view name) const;  // throws std::out_of_range if absent
+
+  // Typed slots for what middleware learns about the request (the authenticated caller, ...).
+  template <class T> void set(T value) { attributes_[typeid(T)] = std::move(value); }
+  template <class T> const T* get() const {
+    const auto it = attributes_.find(typeid(T));
+    return it == attributes_.end() ? nullptr : std::any_cast<T>(&it->second);
+  }
+
+ private:
+  std::unordered_map<std::type_index, std::any> attributes_;
+};
+
+struct Response {
+  Status status = Status::ok;
+  bhttp::fields headers;
+  std::string body;
+
+  static Response json(const nlohmann::json& value, Status status = Status::ok);
+  static Response text(std::string body, Status status = Status::ok,
+                       std::string_view content_type = "text/plain; charset=utf-8");
+  static Response empty(Status status = Status::no_content);
+};
+
+// Serialises JSON the one way every response does: compact, invalid UTF-8 replaced, not thrown.
+std::string dump_json(const nlohmann::json& value);
+
+using Handler = std::function<boost::asio::awaitable<Response>(Request&)>;
+
+}  // namespace core::http

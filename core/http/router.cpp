@@ -1,0 +1,131 @@
+#include "core/http/router.hpp"
+
+#include "core/http/problem.hpp"
+#include "core/util/strings.hpp"
+
+#include <map>
+#include <stdexcept>
+
+namespace core::http {
+
+enum class ParamType { text, uuid, integer };
+
+struct Router::Node {
+  std::map<std::string, std::unique_ptr<Node>, std::less<>> literals;
+  std::unique_ptr<Node> param;  // at most one parameter child per position
+  std::string param_name;
+  ParamType param_type = ParamType::text;
+  std::map<Verb, Handler> handlers;
+};
+
+Router::Router() : root_(std::make_unique<Node>()) {}
+Router::~Router() = default;
+Router::Router(Router&&) noexcept = default;
+Router& Router::operator=(Router&&) noexcept = default;
+
+namespace {
+
+std::vector<std::string_view> segments_of(std::string_view path) {
+  if (path.empty() || path.front() != '/') return {};
+  auto parts = split(path.substr(1), '/');
+  if (parts.size() == 1 && parts[0].empty()) parts.clear();  // "/" itself
+  return parts;
+}
+
+std::pair<std::string, ParamType> parse_param(std::string_view seg, std::string_view tmpl) {
+  const auto inner = seg.substr(1, seg.size() - 2);
+  const auto colon = inner.find(':');
+  const auto name = std::string(inner.substr(0, colon));
+  if (name.empty()) throw std::invalid_argument("empty parameter name in " + std::string(tmpl));
+  if (colon == std::string_view::npos) return {name, ParamType::text};
+  const auto type = inner.substr(colon + 1);
+  if (type == "uuid") return {name, ParamType::uuid};
+  if (type == "int") return {name, ParamType::integer};
+  throw std::invalid_argument("unknown parameter type '" + std::string(type) + "' in " + std::string(tmpl));
+}
+
+std::string allow_header(const std::map<Verb, Handler>& handlers) {
+  std::string allow;
+  for (const auto& [verb, _] : handlers) {
+    if (!allow.empty()) allow += ", ";
+    allow += std::string(bhttp::to_string(verb));
+    if (verb == Verb::get && !handlers.contains(Verb::head)) allow += ", HEAD";
+  }
+  return allow;
+}
+
+void check_param(std::string_view name, ParamType type, std::string_view value) {
+  if (type == ParamType::uuid && !is_uuid(value)) throw Problem::invalid_field(std::string(name), "must be a UUID");
+  if (type == ParamType::integer && !parse_int64(value))
+    throw Problem::invalid_field(std::string(name), "must be an integer");
+}
+
+}  // namespace
+
+void Router::add(Verb method, std::string_view tmpl, Handler handler) {
+  if (tmpl.empty() || tmpl.front() != '/') throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
+  Node* node = root_.get();
+  for (auto seg : segments_of(tmpl)) {
+    if (seg.size() >= 2 && seg.front() == '{' && seg.back() == '}') {
+      auto [name, type] = parse_param(seg, tmpl);
+      if (!node->param) {
+        node->param = std::make_unique<Node>();
+        node->param_name = name;
+        node->param_type = type;
+      } else if (node->param_name != name || node->param_type != type) {
+        throw std::invalid_argument("conflicting parameter at " + std::string(tmpl));
+      }
+      node = node->param.get();
+    } else {
+      auto& child = node->literals[std::string(seg)];
+      if (!child) child = std::make_unique<Node>();
+      node = child.get();
+    }
+  }
+  if (!node->handlers.emplace(method, std::move(handler)).second)
+    throw std::invalid_argument("route registered twice: " + std::string(tmpl));
+}
+
+const Handler& Router::resolve(Request& req) const {
+  const Node* node = root_.get();
+  std::vector<std::pair<const Node*, std::string>> params;  // owner node, decoded value
+  for (auto raw : segments_of(req.path)) {
+    auto seg = url_decode(raw, false);
+    if (!seg) throw Problem::bad_request("the request path has a malformed percent-escape");
+    if (auto it = node->literals.find(*seg); it != node->literals.end()) {
+      node = it->second.get();
+    } else if (node->param && !seg->empty()) {
+      params.emplace_back(node, std::move(*seg));
+      node = node->param.get();
+    } else {
+      throw Problem::not_found("no route for " + req.path);
+    }
+  }
+  if (req.path.empty() || req.path.front() != '/' || node->handlers.empty())
+    throw Problem::not_found("no route for " + req.path);
+
+  auto it = node->handlers.find(req.method);
+  if (it == node->handlers.end() && req.method == Verb::head) it = node->handlers.find(Verb::get);
+  if (it == node->handlers.end())
+    throw Problem(Status::method_not_allowed, "method-not-allowed",
+                  req.method_name + " is not allowed on " + req.path)
+        .with_header(bhttp::field::allow, allow_header(node->handlers));
+
+  for (auto& [owner, value] : params) {
+    check_param(owner->param_name, owner->param_type, value);
+    req.params[owner->param_name] = std::move(value);
+  }
+  return it->second;
+}
+
+boost::asio::awaitable<Response> Router::operator()(Request& req) const {
+  const Handler& handler = resolve(req);
+  Response response = co_await handler(req);
+  if (req.method == Verb::head) {
+    response.headers.set(bhttp::field::content_length, std::to_string(response.body.size()));
+    response.body.clear();
+  }
+  co_return response;
+}
+
+}  // namespace core::http

@@ -1,0 +1,44 @@
+#pragma once
+// Method + path-template routing.
+//
+//   router.get("/api/v1/log/{entry_id:uuid}", handler);
+//
+// Templates are '/'-separated; a segment is a literal or `{name}`, `{name:uuid}`, `{name:int}`.
+// A literal segment wins over a parameter at the same position. A parameter of the wrong type
+// is a 400 naming it (the path exists, the value is malformed); an unknown path is a 404; a known
+// path with another method is a 405 with `Allow`. HEAD is answered by a GET route without body.
+#include "core/http/message.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace core::http {
+
+class Router {
+ public:
+  Router();
+  ~Router();
+  Router(Router&&) noexcept;
+  Router& operator=(Router&&) noexcept;
+
+  // Throws std::invalid_argument for a malformed template or a route registered twice.
+  void add(Verb method, std::string_view path_template, Handler handler);
+  void get(std::string_view t, Handler h) { add(Verb::get, t, std::move(h)); }
+  void post(std::string_view t, Handler h) { add(Verb::post, t, std::move(h)); }
+  void put(std::string_view t, Handler h) { add(Verb::put, t, std::move(h)); }
+  void patch(std::string_view t, Handler h) { add(Verb::patch, t, std::move(h)); }
+  void del(std::string_view t, Handler h) { add(Verb::delete_, t, std::move(h)); }
+
+  // Finds the handler for the request and fills req.params; throws Problem (400/404/405).
+  const Handler& resolve(Request& req) const;
+
+  // Dispatches: resolve, then call. Answers HEAD with the GET response minus its body.
+  boost::asio::awaitable<Response> operator()(Request& req) const;
+
+ private:
+  struct Node;
+  std::unique_ptr<Node> root_;
+};
+
+}  // namespace core::http

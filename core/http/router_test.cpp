@@ -1,0 +1,128 @@
+#include "core/http/router.hpp"
+
+#include "core/http/problem.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <gtest/gtest.h>
+
+using namespace core::http;
+namespace asio = boost::asio;
+
+namespace {
+
+Handler says(std::string what) {
+  return [what](Request& req) -> asio::awaitable<Response> {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [k, v] : req.params) params[k] = v;
+    co_return Response::json({{"handler", what}, {"params", params}});
+  };
+}
+
+Request request(Verb verb, std::string path) {
+  Request r;
+  r.method = verb;
+  r.method_name = std::string(bhttp::to_string(verb));
+  r.path = std::move(path);
+  return r;
+}
+
+nlohmann::json call(const Router& router, Request req) {
+  asio::io_context io;
+  auto fut = asio::co_spawn(io, router(req), asio::use_future);
+  io.run();
+  return nlohmann::json::parse(fut.get().body);
+}
+
+Problem problem_of(const Router& router, Request req) {
+  try {
+    router.resolve(req);
+  } catch (const Problem& p) {
+    return p;
+  }
+  ADD_FAILURE() << "no problem raised for " << req.path;
+  return Problem::bad_request("none");
+}
+
+Router sample() {
+  Router r;
+  r.get("/api/v1/log", says("list"));
+  r.get("/api/v1/log/{entry_id:uuid}", says("entry"));
+  r.get("/api/v1/log/stats", says("stats"));
+  r.post("/api/v1/senders", says("create"));
+  r.get("/api/v1/senders", says("senders"));
+  r.put("/api/v1/senders/{id}", says("replace"));
+  r.get("/api/phishing/tickets/{ticket_id:int}", says("ticket"));
+  r.get("/", says("root"));
+  return r;
+}
+
+}  // namespace
+
+TEST(Router, LiteralAndTypedParameters) {
+  const auto r = sample();
+  EXPECT_EQ(call(r, request(Verb::get, "/api/v1/log"))["handler"], "list");
+  const auto id = "123e4567-e89b-12d3-a456-426614174000";
+  const auto entry = call(r, request(Verb::get, std::string("/api/v1/log/") + id));
+  EXPECT_EQ(entry["handler"], "entry");
+  EXPECT_EQ(entry["params"]["entry_id"], id);
+  EXPECT_EQ(call(r, request(Verb::get, "/"))["handler"], "root");
+}
+
+TEST(Router, LiteralWinsOverParameter) {
+  EXPECT_EQ(call(sample(), request(Verb::get, "/api/v1/log/stats"))["handler"], "stats");
+}
+
+TEST(Router, MalformedTypedParameterIs400NamingIt) {
+  const auto p = problem_of(sample(), request(Verb::get, "/api/v1/log/not-a-uuid"));
+  EXPECT_EQ(p.status(), Status::bad_request);
+  ASSERT_EQ(p.errors().size(), 1u);
+  EXPECT_EQ(p.errors()[0].field, "entry_id");
+
+  const auto q = problem_of(sample(), request(Verb::get, "/api/phishing/tickets/12x"));
+  EXPECT_EQ(q.errors()[0].field, "ticket_id");
+  EXPECT_EQ(call(sample(), request(Verb::get, "/api/phishing/tickets/12"))["params"]["ticket_id"], "12");
+}
+
+TEST(Router, UnknownPathIs404) {
+  const auto r = sample();
+  EXPECT_EQ(problem_of(r, request(Verb::get, "/api/v1/nope")).status(), Status::not_found);
+  EXPECT_EQ(problem_of(r, request(Verb::get, "/api/v1/log/")).status(), Status::not_found);
+  EXPECT_EQ(problem_of(r, request(Verb::get, "/api/v1")).status(), Status::not_found);
+  EXPECT_EQ(problem_of(r, request(Verb::get, "/api/v1/log/a/b")).status(), Status::not_found);
+  EXPECT_EQ(problem_of(r, request(Verb::get, "")).status(), Status::not_found);
+}
+
+TEST(Router, WrongMethodIs405WithAllow) {
+  const auto p = problem_of(sample(), request(Verb::delete_, "/api/v1/senders"));
+  EXPECT_EQ(p.status(), Status::method_not_allowed);
+  const auto res = p.to_response("r");
+  EXPECT_EQ(res.headers[bhttp::field::allow], "GET, HEAD, POST");
+}
+
+TEST(Router, HeadFallsBackToGetWithoutBody) {
+  const auto r = sample();
+  auto req = request(Verb::head, "/api/v1/log");
+  asio::io_context io;
+  auto fut = asio::co_spawn(io, r(req), asio::use_future);
+  io.run();
+  const auto res = fut.get();
+  EXPECT_TRUE(res.body.empty());
+  EXPECT_NE(res.headers[bhttp::field::content_length], "0");
+}
+
+TEST(Router, ParametersArePercentDecoded) {
+  const auto res = call(sample(), request(Verb::put, "/api/v1/senders/a%20b"));
+  EXPECT_EQ(res["params"]["id"], "a b");
+  EXPECT_EQ(problem_of(sample(), request(Verb::put, "/api/v1/senders/%zz")).status(), Status::bad_request);
+}
+
+TEST(Router, RejectsBadRegistrations) {
+  Router r;
+  r.get("/a/{id}", says("x"));
+  EXPECT_THROW(r.get("/a/{id}", says("y")), std::invalid_argument);
+  EXPECT_THROW(r.get("/a/{other}/b", says("y")), std::invalid_argument);
+  EXPECT_THROW(r.get("/b/{id:float}", says("y")), std::invalid_argument);
+  EXPECT_THROW(r.get("no-slash", says("y")), std::invalid_argument);
+}

@@ -1,0 +1,225 @@
+#include "core/http/server.hpp"
+
+#include "core/http/problem.hpp"
+#include "core/log/log.hpp"
+#include "core/util/strings.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+namespace core::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using asio::awaitable;
+using asio::ip::tcp;
+using asio::use_awaitable;
+
+// What the server knows of one open connection. `busy` and `stream` are touched only on the
+// connection's strand; the map that holds it is guarded by the server's mutex.
+struct Server::Connection {
+  asio::strand<asio::any_io_executor> strand;
+  beast::tcp_stream* stream = nullptr;
+  bool busy = false;
+};
+
+Server::Server(asio::any_io_executor executor, ServerOptions options, Pipeline pipeline, Handler endpoint)
+    : executor_(std::move(executor)),
+      options_(std::move(options)),
+      pipeline_(std::move(pipeline)),
+      endpoint_(std::move(endpoint)),
+      acceptor_(executor_) {}
+
+Server::~Server() = default;
+
+std::uint16_t Server::start() {
+  const tcp::endpoint at(asio::ip::make_address(options_.bind_address), options_.port);
+  acceptor_.open(at.protocol());
+  acceptor_.set_option(asio::socket_base::reuse_address(true));
+  acceptor_.bind(at);
+  acceptor_.listen(asio::socket_base::max_listen_connections);
+  port_ = acceptor_.local_endpoint().port();
+  asio::co_spawn(executor_, accept_loop(), asio::detached);
+  return port_;
+}
+
+std::size_t Server::open_connections() const {
+  std::lock_guard lock(mutex_);
+  return connections_.size();
+}
+
+awaitable<void> Server::accept_loop() {
+  while (!stopping_) {
+    beast::error_code ec;
+    auto strand = asio::make_strand(executor_);
+    tcp::socket socket = co_await acceptor_.async_accept(strand, asio::redirect_error(use_awaitable, ec));
+    if (ec) {
+      if (stopping_ || ec == asio::error::operation_aborted) break;
+      log::warn("accept failed", {{"error", ec.message()}});
+      continue;  // e.g. EMFILE: keep serving the connections we have
+    }
+    auto conn = std::make_shared<Connection>(Connection{strand});
+    std::uint64_t id;
+    {
+      std::lock_guard lock(mutex_);
+      id = next_id_++;
+      connections_.emplace(id, conn);
+    }
+    asio::co_spawn(strand, serve(std::move(socket), conn), [this, id](std::exception_ptr e) {
+      if (e) {
+        try { std::rethrow_exception(e); } catch (const std::exception& ex) {
+          log::error("connection failed", {{"error", ex.what()}});
+        }
+      }
+      std::lock_guard lock(mutex_);
+      connections_.erase(id);
+    });
+  }
+}
+
+awaitable<Response> Server::handle(Request& req) const { return pipeline_.run(req, endpoint_); }
+
+awaitable<Response> Server::reject(Request& req, Problem problem) const {
+  // A coroutine, so `thrower` (which the pipeline refers to) lives until the pipeline is done.
+  const Handler thrower = [&problem](Request&) -> awaitable<Response> { throw problem; };
+  co_return co_await pipeline_.run(req, thrower);
+}
+
+namespace {
+
+Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer) {
+  const auto& msg = parser.get();
+  Request req;
+  req.method = msg.method();
+  req.method_name = std::string(msg.method_string());
+  req.target = std::string(msg.target());
+  const auto [path, raw_query] = split_target(req.target);
+  req.path = std::string(path);
+  if (auto q = parse_query(raw_query)) req.query = std::move(*q);
+  else req.query = Query{};  // a malformed query is reported by the handler that reads it
+  req.headers = msg.base();
+  req.remote_address = peer.address().to_string();
+  return req;
+}
+
+bool query_is_malformed(const Request& req) {
+  return !parse_query(split_target(req.target).second).has_value();
+}
+
+}  // namespace
+
+awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> conn) {
+  beast::error_code ec;
+  const auto peer = socket.remote_endpoint(ec);
+  beast::tcp_stream stream(std::move(socket));
+  conn->stream = &stream;
+  beast::flat_buffer buffer;
+
+  while (!stopping_) {
+    conn->busy = false;
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(options_.header_limit));
+    parser.body_limit(options_.body_limit);
+
+    stream.expires_after(options_.idle_timeout);
+    co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    conn->busy = !ec;
+    std::optional<Problem> early;
+    if (ec == bhttp::error::header_limit) {
+      early.emplace(Status::request_header_fields_too_large, "header-too-large",
+                    "the request header exceeds " + std::to_string(options_.header_limit) + " bytes");
+    } else if (ec == bhttp::error::body_limit) {
+      early.emplace(Status::payload_too_large, "body-too-large",
+                    "the request body exceeds " + std::to_string(options_.body_limit) + " bytes");
+    } else if (ec) {
+      break;  // closed by the peer, idle timeout, or a request we cannot parse
+    } else {
+      if (iequals(parser.get()[bhttp::field::expect], "100-continue")) {
+        bhttp::response<bhttp::empty_body> cont{Status::continue_, 11};
+        co_await bhttp::async_write(stream, cont, asio::redirect_error(use_awaitable, ec));
+        if (ec) break;
+      }
+      stream.expires_after(options_.read_timeout);
+      co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+      if (ec == bhttp::error::body_limit) {
+        early.emplace(Status::payload_too_large, "body-too-large",
+                      "the request body exceeds " + std::to_string(options_.body_limit) + " bytes");
+      } else if (ec) {
+        break;
+      }
+    }
+
+    Request req = request_from(parser, peer);
+    bool keep_alive = !early && parser.get().keep_alive();
+    Response res;
+    stream.expires_never();  // the handler may take its time; the write has its own timeout
+    if (early) {
+      res = co_await reject(req, std::move(*early));
+    } else if (query_is_malformed(req)) {
+      res = co_await reject(req, Problem::bad_request("the query string has a malformed percent-escape"));
+    } else {
+      req.body = std::move(parser.get().body());
+      res = co_await handle(req);
+    }
+    if (stopping_) keep_alive = false;
+
+    bhttp::response<bhttp::string_body> out{res.status, parser.get().version()};
+    for (const auto& field : res.headers) out.set(field.name_string(), field.value());
+    out.body() = std::move(res.body);
+    out.keep_alive(keep_alive);
+    if (out.find(bhttp::field::content_length) == out.end() || !out.body().empty()) out.prepare_payload();
+    stream.expires_after(options_.write_timeout);
+    co_await bhttp::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+    if (ec || !keep_alive) break;
+  }
+  conn->busy = false;
+  conn->stream = nullptr;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+}
+
+void Server::for_each_connection(const std::function<void(Connection&)>& action) {
+  std::vector<std::shared_ptr<Connection>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [_, c] : connections_) all.push_back(c);
+  }
+  for (auto& c : all) asio::post(c->strand, [c, action] { action(*c); });
+}
+
+awaitable<void> Server::stop() {
+  stopping_ = true;
+  beast::error_code ec;
+  acceptor_.close(ec);
+  // Idle connections are waiting for a header that may never come: close them now. A busy one
+  // sees `stopping_` after writing its response.
+  for_each_connection([](Connection& c) {
+    if (!c.busy && c.stream) c.stream->cancel();
+  });
+
+  asio::steady_timer timer(executor_);
+  const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_timeout;
+  while (open_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
+    timer.expires_after(std::chrono::milliseconds(10));
+    co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+  }
+  if (const auto left = open_connections(); left > 0) {
+    log::warn("shutdown deadline reached; closing connections", {{"open", left}});
+    for_each_connection([](Connection& c) {
+      if (c.stream) c.stream->close();
+    });
+    for (int i = 0; i < 100 && open_connections() > 0; ++i) {
+      timer.expires_after(std::chrono::milliseconds(10));
+      co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+  }
+}
+
+}  // namespace core::http

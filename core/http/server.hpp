@@ -1,0 +1,70 @@
+#pragma once
+// HTTP/1.1 server on Boost.Beast with one coroutine per connection, each on its own strand.
+//
+// Requests on a connection are read, handled and answered one after another, so pipelined
+// requests are answered in order. Limits: header bytes (431) and body bytes (413), after which
+// the connection is closed. Timeouts: idle (waiting for the next request's header) and read
+// (receiving the rest of a request), and write.
+//
+// stop() is graceful: the acceptor closes at once, idle connections are closed, a connection
+// busy with a request finishes it (answering with Connection: close); whatever is still open at
+// the deadline is closed by force. The returned awaitable completes when every connection is gone.
+#include "core/http/middleware.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace core::http {
+
+struct ServerOptions {
+  std::string bind_address = "127.0.0.1";
+  std::uint16_t port = 0;  // 0 picks a free port; start() returns it
+  std::size_t header_limit = 16 * 1024;
+  std::size_t body_limit = 1024 * 1024;
+  std::chrono::milliseconds idle_timeout{60'000};
+  std::chrono::milliseconds read_timeout{30'000};
+  std::chrono::milliseconds write_timeout{30'000};
+  std::chrono::milliseconds shutdown_timeout{20'000};
+};
+
+class Server {
+ public:
+  Server(boost::asio::any_io_executor executor, ServerOptions options, Pipeline pipeline, Handler endpoint);
+  ~Server();
+
+  // Binds and listens; throws std::system_error when the address cannot be bound.
+  std::uint16_t start();
+  boost::asio::awaitable<void> stop();
+
+  std::uint16_t port() const { return port_; }
+  std::size_t open_connections() const;
+
+ private:
+  struct Connection;
+  boost::asio::awaitable<void> accept_loop();
+  boost::asio::awaitable<void> serve(boost::asio::ip::tcp::socket socket, std::shared_ptr<Connection> conn);
+  boost::asio::awaitable<Response> handle(Request& req) const;
+  boost::asio::awaitable<Response> reject(Request& req, class Problem problem) const;
+  void for_each_connection(const std::function<void(Connection&)>& action);
+
+  boost::asio::any_io_executor executor_;
+  ServerOptions options_;
+  Pipeline pipeline_;
+  Handler endpoint_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::uint16_t port_ = 0;
+  std::atomic<bool> stopping_{false};
+
+  mutable std::mutex mutex_;
+  std::unordered_map<std::uint64_t, std::shared_ptr<Connection>> connections_;
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace core::http

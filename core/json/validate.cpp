@@ -1,0 +1,275 @@
+#include "core/json/validate.hpp"
+
+#include "core/util/strings.hpp"
+
+#include <cmath>
+
+namespace core::json {
+
+using http::Problem;
+
+json parse_object(std::string_view body) {
+  if (trim(body).empty()) throw Problem::bad_request("the request body is empty; a JSON object is expected");
+  try {
+    json j = json::parse(body);
+    if (!j.is_object()) throw Problem::bad_request("the request body must be a JSON object");
+    return j;
+  } catch (const json::parse_error& e) {
+    throw Problem::bad_request("the request body is not valid JSON (at byte " + std::to_string(e.byte) + ")");
+  } catch (const json::exception&) {
+    // e.g. a number too large to represent (1E400)
+    throw Problem::bad_request("the request body is not valid JSON (a value is out of range)");
+  }
+}
+
+void Errors::finish() const {
+  if (errors_.empty()) return;
+  const auto& first = errors_.front();
+  std::string detail = first.field + ": " + first.message;
+  if (errors_.size() > 1) detail += " (and " + std::to_string(errors_.size() - 1) + " more)";
+  throw Problem::bad_request(std::move(detail), errors_);
+}
+
+std::optional<std::string> Errors::check_string(const std::string& field, std::string value, const StringRule& rule) {
+  if (rule.trim) value = std::string(trim(value));
+  if (rule.lowercase) value = to_lower(value);
+  if (value.size() < rule.min_length) {
+    add(field, rule.min_length == 1 ? "must not be empty"
+                                    : "must be at least " + std::to_string(rule.min_length) + " characters");
+    return std::nullopt;
+  }
+  if (value.size() > rule.max_length) {
+    add(field, "must be at most " + std::to_string(rule.max_length) + " characters");
+    return std::nullopt;
+  }
+  if (!rule.one_of.empty()) {
+    bool found = false;
+    for (const auto& v : rule.one_of) found = found || v == value;
+    if (!found) {
+      std::string list;
+      for (const auto& v : rule.one_of) list += (list.empty() ? "" : ", ") + v;
+      add(field, "must be one of: " + list);
+      return std::nullopt;
+    }
+  }
+  if (rule.check && !rule.check(value)) {
+    add(field, rule.check_message);
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::int64_t> Errors::check_integer(const std::string& field, std::int64_t value, const IntRule& rule) {
+  if (value < rule.min || value > rule.max) {
+    if (rule.max == INT64_MAX) add(field, "must be at least " + std::to_string(rule.min));
+    else if (rule.min == INT64_MIN) add(field, "must be at most " + std::to_string(rule.max));
+    else add(field, "must be between " + std::to_string(rule.min) + " and " + std::to_string(rule.max));
+    return std::nullopt;
+  }
+  return value;
+}
+
+// --- body ---------------------------------------------------------------------------------
+
+const json* BodyReader::find(std::string_view field) const {
+  const auto it = object_.find(field);
+  return it == object_.end() ? nullptr : &*it;
+}
+
+namespace {
+
+std::optional<std::int64_t> as_integer(const json& v) {
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+    return v.get<std::int64_t>();
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e18) return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> BodyReader::optional_string(std::string_view field, const StringRule& rule) {
+  const json* v = find(field);
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_string()) {
+    add(name(field), "must be a string");
+    return std::nullopt;
+  }
+  return check_string(name(field), v->get<std::string>(), rule);
+}
+
+std::string BodyReader::string(std::string_view field, const StringRule& rule) {
+  const json* v = find(field);
+  if (!v || v->is_null()) {
+    add(name(field), "is required");
+    return {};
+  }
+  return optional_string(field, rule).value_or("");
+}
+
+std::optional<std::int64_t> BodyReader::optional_integer(std::string_view field, const IntRule& rule) {
+  const json* v = find(field);
+  if (!v || v->is_null()) return std::nullopt;
+  const auto n = as_integer(*v);
+  if (!n) {
+    add(name(field), v->is_number() ? "must be a whole number within range" : "must be an integer");
+    return std::nullopt;
+  }
+  return check_integer(name(field), *n, rule);
+}
+
+std::int64_t BodyReader::integer(std::string_view field, const IntRule& rule) {
+  const json* v = find(field);
+  if (!v || v->is_null()) {
+    add(name(field), "is required");
+    return 0;
+  }
+  return optional_integer(field, rule).value_or(0);
+}
+
+double BodyReader::number(std::string_view field, double min, double max) {
+  const json* v = find(field);
+  if (!v || v->is_null()) {
+    add(name(field), "is required");
+    return 0;
+  }
+  if (!v->is_number()) {
+    add(name(field), "must be a number");
+    return 0;
+  }
+  const double d = v->get<double>();
+  if (!(d >= min && d <= max)) {
+    add(name(field), "must be between " + json(min).dump() + " and " + json(max).dump());
+    return 0;
+  }
+  return d;
+}
+
+std::optional<bool> BodyReader::optional_boolean(std::string_view field) {
+  const json* v = find(field);
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_boolean()) {
+    add(name(field), "must be true or false");
+    return std::nullopt;
+  }
+  return v->get<bool>();
+}
+
+bool BodyReader::boolean(std::string_view field) {
+  if (!find(field) || find(field)->is_null()) {
+    add(name(field), "is required");
+    return false;
+  }
+  return optional_boolean(field).value_or(false);
+}
+
+std::vector<std::string> BodyReader::strings(std::string_view field, const StringRule& item, std::size_t max_items,
+                                             bool required) {
+  std::vector<std::string> out;
+  const json* v = find(field);
+  if (!v || v->is_null()) {
+    if (required) add(name(field), "is required");
+    return out;
+  }
+  if (!v->is_array()) {
+    add(name(field), "must be an array of strings");
+    return out;
+  }
+  if (v->size() > max_items) {
+    add(name(field), "must have at most " + std::to_string(max_items) + " items");
+    return out;
+  }
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const auto item_name = name(field) + "[" + std::to_string(i) + "]";
+    if (!(*v)[i].is_string()) {
+      add(item_name, "must be a string");
+      continue;
+    }
+    if (auto s = check_string(item_name, (*v)[i].get<std::string>(), item)) out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+Patch<std::string> BodyReader::patch_string(std::string_view field, const StringRule& rule, bool nullable) {
+  Patch<std::string> p;
+  const json* v = find(field);
+  if (!v) return p;
+  p.present = true;
+  if (v->is_null()) {
+    if (!nullable) add(name(field), "must not be null");
+    return p;
+  }
+  p.value = optional_string(field, rule);
+  return p;
+}
+
+Patch<std::int64_t> BodyReader::patch_integer(std::string_view field, const IntRule& rule, bool nullable) {
+  Patch<std::int64_t> p;
+  const json* v = find(field);
+  if (!v) return p;
+  p.present = true;
+  if (v->is_null()) {
+    if (!nullable) add(name(field), "must not be null");
+    return p;
+  }
+  p.value = optional_integer(field, rule);
+  return p;
+}
+
+Patch<bool> BodyReader::patch_boolean(std::string_view field) {
+  Patch<bool> p;
+  const json* v = find(field);
+  if (!v) return p;
+  p.present = true;
+  if (v->is_null()) {
+    add(name(field), "must not be null");
+    return p;
+  }
+  p.value = optional_boolean(field);
+  return p;
+}
+
+// --- query --------------------------------------------------------------------------------
+
+std::optional<std::int64_t> QueryReader::optional_integer(std::string_view name, const IntRule& rule) {
+  const auto v = query_.get(name);
+  if (!v) return std::nullopt;
+  const auto n = parse_int64(trim(*v));
+  if (!n) {
+    add(std::string(name), "must be an integer");
+    return std::nullopt;
+  }
+  return check_integer(std::string(name), *n, rule);
+}
+
+std::int64_t QueryReader::integer(std::string_view name, std::int64_t fallback, const IntRule& rule) {
+  return optional_integer(name, rule).value_or(fallback);
+}
+
+std::optional<std::string> QueryReader::optional_string(std::string_view name, const StringRule& rule) {
+  const auto v = query_.get(name);
+  if (!v) return std::nullopt;
+  return check_string(std::string(name), std::string(*v), rule);
+}
+
+bool QueryReader::boolean(std::string_view name, bool fallback) {
+  const auto v = query_.get(name);
+  if (!v) return fallback;
+  if (*v == "true" || *v == "1") return true;
+  if (*v == "false" || *v == "0") return false;
+  add(std::string(name), "must be true or false");
+  return fallback;
+}
+
+std::vector<std::string> QueryReader::all(std::string_view name, const StringRule& rule) {
+  std::vector<std::string> out;
+  for (auto v : query_.all(name))
+    if (auto s = check_string(std::string(name), std::string(v), rule)) out.push_back(std::move(*s));
+  return out;
+}
+
+}  // namespace core::json

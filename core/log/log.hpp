@@ -1,0 +1,22 @@
+#pragma once
+// Structured logging: one JSON object per line on stderr, e.g.
+//   {"ts":"2026-11-21T10:00:00.123Z","level":"info","service":"mail-triage","msg":"listening","port":8080}
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+
+namespace core::log {
+
+enum class Level { debug, info, warn, error };
+
+// Names the service in every line and sets the threshold. Safe to call again (tests do).
+void init(std::string_view service, Level threshold = Level::info);
+std::optional<Level> parse_level(std::string_view name);
+
+void write(Level level, std::string_view msg, nlohmann::json fields = nlohmann::json::object());
+inline void debug(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::debug, m, std::move(f)); }
+inline void info(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::info, m, std::move(f)); }
+inline void warn(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::warn, m, std::move(f)); }
+inline void error(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::error, m, std::move(f)); }
+
+}  // namespace core::log

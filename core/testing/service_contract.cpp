@@ -1,0 +1,150 @@
+#include "core/testing/service_contract.hpp"
+
+#include <libpq-fe.h>
+
+#include <csignal>
+#include <thread>
+
+namespace core::testing {
+namespace {
+
+std::map<std::string, std::string> child_env(const ServiceUnderTest& s, const std::string& database_url) {
+  std::map<std::string, std::string> env{{"DATABASE_URL", database_url}, {"PORT", "0"}, {"LOG_LEVEL", "info"},
+                                         {"DB_STARTUP_WAIT_SECONDS", "0"}};
+  for (const auto& [k, v] : s.required_env) env[k] = v;
+  return env;
+}
+
+std::uint16_t listening_port(Process& p) {
+  const auto line = p.wait_for_log("listening");
+  if (!line) throw std::runtime_error("service did not start: " + p.stderr_text());
+  return (*line)["port"].get<std::uint16_t>();
+}
+
+}  // namespace
+
+TEST_P(ServiceContract, HealthAndReadiness) {
+  TestDatabase database(GetParam().definition->migrations);
+  RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);
+  const auto health = svc.get("/healthz");
+  EXPECT_EQ(health.status, 200u);
+  EXPECT_EQ(health.json()["status"], "ok");
+  const auto ready = svc.get("/readyz");
+  EXPECT_EQ(ready.status, 200u);
+  EXPECT_EQ(ready.json()["status"], "ready");
+  EXPECT_FALSE(ready.header("x-request-id").empty());
+}
+
+TEST_P(ServiceContract, NotReadyUntilMigrated) {
+  TestDatabase empty;  // no migrations applied
+  auto env = GetParam().required_env;
+  env["MIGRATE_ON_START"] = "false";
+  RunningService svc(*GetParam().definition, empty.url(), env);
+  EXPECT_EQ(svc.get("/healthz").status, 200u);
+  const auto ready = svc.get("/readyz");
+  EXPECT_EQ(ready.status, 503u);
+  EXPECT_EQ(ready.header("content-type"), "application/problem+json");
+  EXPECT_EQ(ready.json()["detail"], "database migrations are not applied");
+}
+
+TEST_P(ServiceContract, ReadinessFollowsADatabaseRestart) {
+  TempCluster cluster;
+  sql(cluster.url(), "CREATE DATABASE svc");
+  RunningService svc(*GetParam().definition, cluster.url("svc"), GetParam().required_env);
+  HttpClient client(svc.port());  // one keep-alive connection across the outage
+  EXPECT_EQ(client.request("GET", "/readyz").status, 200u);
+
+  cluster.stop("fast");
+  const auto down = client.request("GET", "/readyz");
+  EXPECT_EQ(down.status, 503u);
+  EXPECT_EQ(down.json()["detail"], "the database is unreachable");
+  EXPECT_EQ(client.request("GET", "/healthz").status, 200u);  // the process itself is fine
+
+  cluster.start();
+  EXPECT_TRUE(eventually([&] { return client.request("GET", "/readyz").status == 200u; }));
+}
+
+TEST_P(ServiceContract, ErrorsAreProblemDocuments) {
+  TestDatabase database(GetParam().definition->migrations);
+  RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);
+  const auto missing = svc.get("/no/such/route");
+  EXPECT_EQ(missing.status, 404u);
+  EXPECT_EQ(missing.header("content-type"), "application/problem+json");
+  const auto wrong = http(svc.port(), "DELETE", "/healthz");
+  EXPECT_EQ(wrong.status, 405u);
+  EXPECT_EQ(wrong.header("allow"), "GET, HEAD");
+  EXPECT_EQ(wrong.json()["status"], 405);
+}
+
+TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
+  const std::string cmd = GetParam().binary + " --help";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string text;
+  char buf[4096];
+  while (auto n = fread(buf, 1, sizeof buf, pipe)) text.append(buf, n);
+  EXPECT_EQ(pclose(pipe), 0);
+  for (const char* word : {"serve", "migrate", "DATABASE_URL", "BIND_ADDRESS", "PORT", "HTTP_MAX_BODY_BYTES",
+                           "SHUTDOWN_TIMEOUT_SECONDS", "DB_POOL_SIZE", "/readyz"})
+    EXPECT_NE(text.find(word), std::string::npos) << word << " missing from --help:\n" << text;
+}
+
+TEST_P(ServiceContract, InvalidConfigurationStopsStartup) {
+  auto env = child_env(GetParam(), "postgresql://127.0.0.1:1/x");
+  env["PORT"] = "eighty";
+  env["HTTP_THREADS"] = "0";
+  Process p(GetParam().binary, {}, env);
+  EXPECT_EQ(p.wait_exit(), 2);
+  EXPECT_NE(p.stderr_text().find("PORT: 'eighty' is not a whole number"), std::string::npos) << p.stderr_text();
+  EXPECT_NE(p.stderr_text().find("HTTP_THREADS: 0 is outside 1..256"), std::string::npos) << p.stderr_text();
+
+  Process unknown(GetParam().binary, {"frobnicate"}, env);
+  EXPECT_EQ(unknown.wait_exit(), 2);
+}
+
+TEST_P(ServiceContract, MigrateCommandAndEditedMigrationRefusal) {
+  TestDatabase empty;
+  const auto env = child_env(GetParam(), empty.url());
+  Process first(GetParam().binary, {"migrate"}, env);
+  ASSERT_EQ(first.wait_exit(), 0) << first.stderr_text();
+  EXPECT_EQ(sql(empty.url(), "SELECT count(*) FROM schema_migrations"),
+            std::to_string(GetParam().definition->migrations.size()));
+  Process again(GetParam().binary, {"migrate"}, env);
+  EXPECT_EQ(again.wait_exit(), 0);
+
+  // As if the first migration file had been edited after it was applied.
+  sql(empty.url(), "UPDATE schema_migrations SET checksum = 'edited' WHERE name = (SELECT min(name) FROM schema_migrations)");
+  Process serve(GetParam().binary, {"serve"}, env);
+  EXPECT_EQ(serve.wait_exit(), 1);
+  EXPECT_NE(serve.stderr_text().find("was edited after it was applied"), std::string::npos) << serve.stderr_text();
+}
+
+TEST_P(ServiceContract, SigtermLetsAnInFlightRequestFinish) {
+  TestDatabase database(GetParam().definition->migrations);
+  auto env = child_env(GetParam(), database.url());
+  env["SHUTDOWN_TIMEOUT_SECONDS"] = "20";
+  Process service(GetParam().binary, {}, env);
+  const auto port = listening_port(service);
+
+  // Hold a lock that /readyz's query waits on, so the request is in flight when SIGTERM arrives.
+  std::unique_ptr<PGconn, decltype(&PQfinish)> blocker(PQconnectdb(database.url().c_str()), PQfinish);
+  ASSERT_EQ(PQstatus(blocker.get()), CONNECTION_OK);
+  PQclear(PQexec(blocker.get(), "BEGIN; LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE"));
+
+  std::optional<HttpResponse> slow;
+  std::thread caller([&] { slow = http(port, "GET", "/readyz"); });
+  ASSERT_TRUE(eventually([&] {
+    return sql(database.url(), "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'schema_migrations'::regclass") != "0";
+  }));
+  service.signal(SIGTERM);
+  ASSERT_TRUE(service.wait_for_log("shutting down"));
+  EXPECT_FALSE(service.wait_exit(std::chrono::milliseconds(300)));  // still finishing the request
+
+  PQclear(PQexec(blocker.get(), "COMMIT"));
+  caller.join();
+  ASSERT_TRUE(slow);
+  EXPECT_EQ(slow->status, 200u);
+  EXPECT_EQ(service.wait_exit(), 0) << service.stderr_text();
+}
+
+}  // namespace core::testing

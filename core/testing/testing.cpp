@@ -1,0 +1,352 @@
+#include "core/testing/testing.hpp"
+
+#include "core/util/strings.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <gtest/gtest.h>
+#include <libpq-fe.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+namespace core::testing {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using asio::ip::tcp;
+
+namespace {
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+std::string admin_url() {
+  const char* v = std::getenv("TEST_DATABASE_URL");
+  if (!v || !*v) throw std::runtime_error("TEST_DATABASE_URL is not set: run the tests through scripts/test");
+  return v;
+}
+
+std::string with_database(const std::string& url, std::string_view database) {
+  const auto slash = url.rfind('/');
+  const auto query = url.find('?', slash);
+  return url.substr(0, slash + 1) + std::string(database) + (query == std::string::npos ? "" : url.substr(query));
+}
+
+}  // namespace
+
+std::string database_url(std::string_view database) { return with_database(admin_url(), database); }
+
+std::string sql(const std::string& url, const std::string& statement) {
+  std::unique_ptr<PGconn, decltype(&PQfinish)> c(PQconnectdb(url.c_str()), PQfinish);
+  if (PQstatus(c.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(c.get()));
+  std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c.get(), statement.c_str()), PQclear);
+  const auto st = PQresultStatus(r.get());
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+    throw std::runtime_error(statement + ": " + PQresultErrorMessage(r.get()));
+  if (PQntuples(r.get()) == 0 || PQnfields(r.get()) == 0) return "";
+  return PQgetvalue(r.get(), 0, 0);
+}
+
+// --- TestDatabase -------------------------------------------------------------------------
+
+namespace {
+
+std::string template_for(std::span<const db::Migration> migrations) {
+  std::string all;
+  for (const auto& m : migrations) all += std::string(m.name) + db::sha256_hex(m.sql);
+  const std::string name = "tpl_" + db::sha256_hex(all).substr(0, 16);
+
+  std::unique_ptr<PGconn, decltype(&PQfinish)> c(PQconnectdb(admin_url().c_str()), PQfinish);
+  if (PQstatus(c.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(c.get()));
+  auto run = [&](const std::string& s) {
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c.get(), s.c_str()), PQclear);
+    const auto st = PQresultStatus(r.get());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+      throw std::runtime_error(s + ": " + PQresultErrorMessage(r.get()));
+    return PQntuples(r.get()) > 0 ? std::string(PQgetvalue(r.get(), 0, 0)) : std::string();
+  };
+  run("SELECT pg_advisory_lock(7321001)");
+  if (run("SELECT count(*) FROM pg_database WHERE datname = '" + name + "'") == "0") {
+    // Built under another name and renamed when complete, so a crash leaves no half template.
+    const std::string building = name + "_building";
+    run("DROP DATABASE IF EXISTS " + building + " WITH (FORCE)");
+    run("CREATE DATABASE " + building);
+    db::apply_migrations(with_database(admin_url(), building), migrations, "test template");
+    run("ALTER DATABASE " + building + " RENAME TO " + name);
+  }
+  run("SELECT pg_advisory_unlock(7321001)");
+  return name;
+}
+
+}  // namespace
+
+TestDatabase::TestDatabase(std::span<const db::Migration> migrations) {
+  const auto tpl = template_for(migrations);
+  name_ = "t_" + random_hex(8);
+  sql(admin_url(), "CREATE DATABASE " + name_ + " TEMPLATE " + tpl);
+  url_ = with_database(admin_url(), name_);
+}
+
+TestDatabase::~TestDatabase() {
+  try {
+    sql(admin_url(), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "dropping " << name_ << ": " << e.what();
+  }
+}
+
+// --- TempCluster --------------------------------------------------------------------------
+
+int free_port() {
+  asio::io_context io;
+  tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+namespace {
+
+void run_script(const std::string& args) {
+  const auto root = env_or("PROJECT_ROOT", PROJECT_ROOT_DIR);
+  const std::string cmd = root + "/scripts/pg-cluster " + args + " >/dev/null";
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("failed: scripts/pg-cluster " + args);
+}
+
+}  // namespace
+
+TempCluster::TempCluster() : password_(random_hex(12)), port_(free_port()) {
+  dir_ = (std::filesystem::temp_directory_path() / ("pgtest-" + random_hex(6))).string();
+  std::filesystem::create_directories(dir_);
+  std::filesystem::permissions(dir_, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec);
+  const std::string data = dir_ + "/data";
+  setenv("PG_FAST", "1", 1);
+  run_script("init " + data + " " + std::to_string(port_) + " " + password_);
+  start();
+}
+
+TempCluster::~TempCluster() {
+  try {
+    run_script("stop " + dir_ + "/data immediate");
+  } catch (...) {
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+void TempCluster::start() { run_script("start " + dir_ + "/data"); }
+void TempCluster::stop(std::string_view mode) { run_script("stop " + dir_ + "/data " + std::string(mode)); }
+
+std::string TempCluster::url(std::string_view database) const {
+  return "postgresql://postgres:" + password_ + "@127.0.0.1:" + std::to_string(port_) + "/" + std::string(database);
+}
+
+// --- HTTP ---------------------------------------------------------------------------------
+
+std::string HttpResponse::header(const std::string& name) const {
+  const auto it = headers.find(to_lower(name));
+  return it == headers.end() ? "" : it->second;
+}
+
+struct HttpClient::Impl {
+  asio::io_context io;
+  beast::tcp_stream stream{io};
+  beast::flat_buffer buffer;
+};
+
+HttpClient::HttpClient(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
+  impl_->stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+}
+
+HttpClient::~HttpClient() = default;
+
+void HttpClient::send_raw(std::string_view bytes) {
+  impl_->stream.expires_after(std::chrono::seconds(10));
+  asio::write(impl_->stream, asio::buffer(bytes.data(), bytes.size()));
+}
+
+HttpResponse HttpClient::read_response() {
+  bhttp::response_parser<bhttp::string_body> parser;
+  parser.body_limit(64 * 1024 * 1024);
+  impl_->stream.expires_after(std::chrono::seconds(30));
+  bhttp::read(impl_->stream, impl_->buffer, parser);
+  const auto& msg = parser.get();
+  HttpResponse out;
+  out.status = msg.result_int();
+  for (const auto& f : msg) out.headers[to_lower(f.name_string())] = std::string(f.value());
+  out.body = msg.body();
+  return out;
+}
+
+HttpResponse HttpClient::request(std::string method, std::string target, std::string body,
+                                 std::map<std::string, std::string> headers) {
+  bhttp::request<bhttp::string_body> req{bhttp::string_to_verb(method), target, 11};
+  req.method_string(method);
+  req.set(bhttp::field::host, "127.0.0.1");
+  for (const auto& [k, v] : headers) req.set(k, v);
+  if (!body.empty() && req.find(bhttp::field::content_type) == req.end())
+    req.set(bhttp::field::content_type, "application/json");
+  req.body() = std::move(body);
+  req.prepare_payload();
+  impl_->stream.expires_after(std::chrono::seconds(10));
+  bhttp::write(impl_->stream, req);
+  return read_response();
+}
+
+bool HttpClient::closed_by_server(std::chrono::milliseconds wait) {
+  impl_->stream.expires_after(wait);
+  char byte;
+  beast::error_code ec;
+  impl_->stream.read_some(asio::buffer(&byte, 1), ec);
+  return ec == asio::error::eof || ec == asio::error::connection_reset;
+}
+
+HttpResponse http(std::uint16_t port, std::string method, std::string target, std::string body,
+                  std::map<std::string, std::string> headers) {
+  HttpClient c(port);
+  return c.request(std::move(method), std::move(target), std::move(body), std::move(headers));
+}
+
+// --- RunningService -----------------------------------------------------------------------
+
+RunningService::RunningService(const app::ServiceDefinition& def, const std::string& database_url,
+                               config::Environment extra) {
+  config::Environment env = {{"DATABASE_URL", database_url}, {"PORT", "0"},      {"HTTP_THREADS", "2"},
+                             {"LOG_LEVEL", "warn"},          {"ACCESS_LOG", "false"}, {"DB_POOL_SIZE", "4"}};
+  for (auto& [k, v] : extra) env[k] = v;
+  service_ = std::make_unique<app::Service>(def, std::move(env));
+  service_->start();
+}
+
+RunningService::~RunningService() { service_->stop(); }
+
+IoThreads::IoThreads(int threads)
+    : work_(std::make_unique<decltype(work_)::element_type>(io_.get_executor())) {
+  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { io_.run(); });
+}
+
+IoThreads::~IoThreads() {
+  work_.reset();
+  for (auto& t : threads_) t.join();
+}
+
+// --- Process ------------------------------------------------------------------------------
+
+struct Process::Impl {
+  pid_t pid = -1;
+  int exit_code = -1;
+  bool exited = false;
+  int err_fd = -1;
+  std::thread reader;
+  mutable std::mutex mutex;
+  std::string err;
+};
+
+Process::Process(const std::string& binary, std::vector<std::string> args, std::map<std::string, std::string> env)
+    : impl_(std::make_unique<Impl>()) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  env.emplace("PATH", env_or("PATH", "/usr/bin:/bin"));
+  std::vector<std::string> env_strings;
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  args.insert(args.begin(), binary);
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const int rc = posix_spawn(&impl_->pid, binary.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    throw std::runtime_error("cannot start " + binary + ": " + std::strerror(rc));
+  }
+  impl_->err_fd = fds[0];
+  impl_->reader = std::thread([impl = impl_.get()] {
+    char buf[4096];
+    for (;;) {
+      const auto n = read(impl->err_fd, buf, sizeof buf);
+      if (n <= 0) break;
+      std::lock_guard lock(impl->mutex);
+      impl->err.append(buf, static_cast<std::size_t>(n));
+    }
+  });
+}
+
+Process::~Process() {
+  if (!impl_->exited) {
+    kill(impl_->pid, SIGKILL);
+    wait_exit(std::chrono::seconds(5));
+  }
+  if (impl_->reader.joinable()) impl_->reader.join();
+  close(impl_->err_fd);
+}
+
+void Process::signal(int signo) { kill(impl_->pid, signo); }
+
+std::optional<int> Process::wait_exit(std::chrono::milliseconds limit) {
+  const bool done = eventually([&] {
+    if (impl_->exited) return true;
+    int status = 0;
+    if (waitpid(impl_->pid, &status, WNOHANG) != impl_->pid) return false;
+    impl_->exited = true;
+    impl_->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return true;
+  }, limit);
+  if (!done) return std::nullopt;
+  if (impl_->reader.joinable()) impl_->reader.join();
+  return impl_->exit_code;
+}
+
+std::string Process::stderr_text() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->err;
+}
+
+std::optional<nlohmann::json> Process::wait_for_log(const std::string& msg, std::chrono::milliseconds limit) {
+  std::optional<nlohmann::json> found;
+  eventually([&] {
+    const std::string text = stderr_text();  // split() returns views into it
+    for (auto line : split(text, '\n')) {
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_object() && j.value("msg", "") == msg) {
+        found = j;
+        return true;
+      }
+    }
+    return false;
+  }, limit);
+  return found;
+}
+
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return condition();
+}
+
+}  // namespace core::testing

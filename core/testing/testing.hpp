@@ -1,0 +1,149 @@
+#pragma once
+// Test helpers over real PostgreSQL and real sockets.
+//
+// TEST_DATABASE_URL (set by scripts/test) names a superuser connection to the test cluster.
+#include "core/app/service.hpp"
+#include "core/db/migrate.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/beast/http.hpp>
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace core::testing {
+
+// The admin URL, with the database part replaced by `database`.
+std::string database_url(std::string_view database = "postgres");
+
+// Runs one statement on a blocking connection (for test set-up and assertions); returns the
+// first column of the first row, or "" when there is none. Throws on error.
+std::string sql(const std::string& url, const std::string& statement);
+
+// A fresh database for one test, cloned from a template migrated once per migration set (the
+// template is built under an advisory lock, so parallel test processes share it). Dropped on
+// destruction.
+class TestDatabase {
+ public:
+  explicit TestDatabase(std::span<const db::Migration> migrations = {});
+  ~TestDatabase();
+  TestDatabase(const TestDatabase&) = delete;
+  const std::string& name() const { return name_; }
+  const std::string& url() const { return url_; }
+
+ private:
+  std::string name_;
+  std::string url_;
+};
+
+// A PostgreSQL cluster of the test's own (initdb + start on a free port, via scripts/pg-cluster),
+// for tests that stop or restart the server. Removed on destruction.
+class TempCluster {
+ public:
+  TempCluster();
+  ~TempCluster();
+  void start();
+  void stop(std::string_view mode = "fast");
+  std::string url(std::string_view database = "postgres") const;
+
+ private:
+  std::string dir_;
+  std::string password_;
+  int port_ = 0;
+};
+
+int free_port();
+
+struct HttpResponse {
+  unsigned status = 0;
+  std::map<std::string, std::string> headers;  // names lowercased
+  std::string body;
+  nlohmann::json json() const { return nlohmann::json::parse(body); }
+  std::string header(const std::string& name) const;
+};
+
+// One keep-alive connection to 127.0.0.1:port, blocking, for tests.
+class HttpClient {
+ public:
+  explicit HttpClient(std::uint16_t port);
+  ~HttpClient();
+
+  HttpResponse request(std::string method, std::string target, std::string body = {},
+                       std::map<std::string, std::string> headers = {});
+  // Sends raw bytes (several pipelined requests, a malformed one ...).
+  void send_raw(std::string_view bytes);
+  // Reads one response (after send_raw). Throws on timeout or a closed connection.
+  HttpResponse read_response();
+  // True when the server has closed the connection (reads EOF within the timeout).
+  bool closed_by_server(std::chrono::milliseconds wait = std::chrono::milliseconds(2000));
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One request on a fresh connection.
+HttpResponse http(std::uint16_t port, std::string method, std::string target, std::string body = {},
+                  std::map<std::string, std::string> headers = {});
+
+// A service running in this process on a free port against `database_url`.
+class RunningService {
+ public:
+  RunningService(const app::ServiceDefinition& def, const std::string& database_url,
+                 config::Environment extra = {});
+  ~RunningService();
+  std::uint16_t port() const { return service_->port(); }
+  app::Service& service() { return *service_; }
+  HttpResponse get(const std::string& target, std::map<std::string, std::string> headers = {}) {
+    return http(port(), "GET", target, {}, std::move(headers));
+  }
+
+ private:
+  std::unique_ptr<app::Service> service_;
+};
+
+// An io_context on background threads, for tests that drive coroutines directly.
+class IoThreads {
+ public:
+  explicit IoThreads(int threads = 2);
+  ~IoThreads();
+  boost::asio::any_io_executor executor() { return io_.get_executor(); }
+  template <class T>
+  T run(boost::asio::awaitable<T> work) {
+    return boost::asio::co_spawn(io_, std::move(work), boost::asio::use_future).get();
+  }
+
+ private:
+  boost::asio::io_context io_;
+  std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::vector<std::thread> threads_;
+};
+
+// A child process (a service binary), with its stderr collected line by line.
+class Process {
+ public:
+  // `env` is the child's whole environment (PATH is added).
+  Process(const std::string& binary, std::vector<std::string> args, std::map<std::string, std::string> env);
+  ~Process();  // kills the child if it still runs
+  void signal(int signo);
+  // The exit code, or nullopt if it did not exit within `limit`.
+  std::optional<int> wait_exit(std::chrono::milliseconds limit = std::chrono::seconds(20));
+  std::string stderr_text() const;
+  // The first JSON log line whose "msg" is `msg`, waiting up to `limit`.
+  std::optional<nlohmann::json> wait_for_log(const std::string& msg,
+                                             std::chrono::milliseconds limit = std::chrono::seconds(20));
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Polls `condition` every 20 ms until it holds or `limit` passes; returns whether it held.
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds limit = std::chrono::seconds(10));
+
+}  // namespace core::testing

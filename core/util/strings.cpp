@@ -1,0 +1,126 @@
+#include "core/util/strings.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include <charconv>
+#include <stdexcept>
+
+namespace core {
+
+std::string_view trim(std::string_view s) {
+  constexpr std::string_view ws = " \t\r\n\f\v";
+  const auto b = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(ws);
+  return s.substr(b, e - b + 1);
+}
+
+static char lower_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = lower_ascii(c);
+  return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
+  return true;
+}
+
+bool starts_with_icase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      parts.push_back(s.substr(start));
+      return parts;
+    }
+    parts.push_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+static int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<std::string> url_decode(std::string_view s, bool plus_as_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '%') {
+      if (i + 2 >= s.size()) return std::nullopt;
+      const int hi = hex_value(s[i + 1]);
+      const int lo = hex_value(s[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else if (c == '+' && plus_as_space) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+bool constant_time_equals(std::string_view a, std::string_view b) {
+  // Length is not secret (keys have public formats); the content is.
+  if (a.size() != b.size()) return false;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::optional<std::int64_t> parse_int64(std::string_view s) {
+  if (s.empty() || s.size() > 20) return std::nullopt;
+  std::int64_t value = 0;
+  const auto* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, value);
+  if (ec != std::errc{} || ptr != end) return std::nullopt;
+  return value;
+}
+
+bool is_uuid(std::string_view s) {
+  if (s.size() != 36) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const bool dash_position = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash_position ? s[i] != '-' : hex_value(s[i]) < 0) return false;
+  }
+  return true;
+}
+
+std::string random_hex(std::size_t n) {
+  std::string bytes(n, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(n)) != 1)
+    throw std::runtime_error("the system random number generator failed");
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (unsigned char b : bytes) {
+    out.push_back(digits[b >> 4]);
+    out.push_back(digits[b & 0xf]);
+  }
+  return out;
+}
+
+std::string random_uuid() {
+  std::string h = random_hex(16);
+  h[12] = '4';                                                    // version 4
+  h[16] = "89ab"[hex_value(h[16]) & 0x3];                         // RFC 4122 variant
+  return h.substr(0, 8) + '-' + h.substr(8, 4) + '-' + h.substr(12, 4) + '-' + h.substr(16, 4) +
+         '-' + h.substr(20);
+}
+
+}  // namespace core

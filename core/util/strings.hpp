@@ -1,0 +1,38 @@
+#pragma once
+// Small string helpers shared by every part of the core. Pure functions, no I/O.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+std::string_view trim(std::string_view s);
+std::string to_lower(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+bool starts_with_icase(std::string_view s, std::string_view prefix);
+
+// Splits on `sep`; empty pieces are kept (callers filter them when they mean to).
+std::vector<std::string_view> split(std::string_view s, char sep);
+
+// Percent-decoding of a URL component; `plus_as_space` for query strings.
+// Returns nullopt on a malformed escape (`%zz`, a truncated `%4`).
+std::optional<std::string> url_decode(std::string_view s, bool plus_as_space);
+
+// Compares two secrets without an early exit, so timing does not reveal a common prefix.
+bool constant_time_equals(std::string_view a, std::string_view b);
+
+// Strict decimal integer parse: optional '-', digits only, no spaces, no overflow.
+std::optional<std::int64_t> parse_int64(std::string_view s);
+
+// The canonical 8-4-4-4-12 hexadecimal form (either case).
+bool is_uuid(std::string_view s);
+
+// `n` bytes from the operating system's CSPRNG, hex-encoded (2n characters).
+std::string random_hex(std::size_t n);
+
+// A version-4 UUID from the CSPRNG, lowercase.
+std::string random_uuid();
+
+}  // namespace core

@@ -1,0 +1,65 @@
+#include "core/util/strings.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace core;
+
+TEST(Strings, TrimAndLower) {
+  EXPECT_EQ(trim("  a b \t\n"), "a b");
+  EXPECT_EQ(trim("   "), "");
+  EXPECT_EQ(to_lower("MiXeD@Example.COM"), "mixed@example.com");
+  EXPECT_TRUE(iequals("Bearer", "bEARER"));
+  EXPECT_FALSE(iequals("Bearer", "Bearer "));
+}
+
+TEST(Strings, SplitKeepsEmptyPieces) {
+  const auto parts = split("a,,b,", ',');
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(parts[1], "");
+  EXPECT_EQ(parts[3], "");
+}
+
+TEST(Strings, UrlDecode) {
+  EXPECT_EQ(url_decode("a%20b+c", true), "a b c");
+  EXPECT_EQ(url_decode("a+b", false), "a+b");
+  EXPECT_EQ(url_decode("%25%5f", false), "%_");
+  EXPECT_FALSE(url_decode("%zz", false));
+  EXPECT_FALSE(url_decode("abc%4", false));
+  EXPECT_FALSE(url_decode("%", false));
+}
+
+TEST(Strings, ConstantTimeEquals) {
+  EXPECT_TRUE(constant_time_equals("secret-key", "secret-key"));
+  EXPECT_FALSE(constant_time_equals("secret-key", "secret-kez"));
+  EXPECT_FALSE(constant_time_equals("secret", "secret-key"));
+  EXPECT_TRUE(constant_time_equals("", ""));
+}
+
+TEST(Strings, ParseInt64IsStrict) {
+  EXPECT_EQ(parse_int64("42"), 42);
+  EXPECT_EQ(parse_int64("-7"), -7);
+  EXPECT_FALSE(parse_int64(""));
+  EXPECT_FALSE(parse_int64(" 1"));
+  EXPECT_FALSE(parse_int64("1.5"));
+  EXPECT_FALSE(parse_int64("12abc"));
+  EXPECT_FALSE(parse_int64("99999999999999999999"));
+  EXPECT_EQ(parse_int64("9223372036854775807"), INT64_MAX);
+}
+
+TEST(Strings, Uuid) {
+  EXPECT_TRUE(is_uuid("123e4567-e89b-12d3-a456-426614174000"));
+  EXPECT_TRUE(is_uuid("123E4567-E89B-12D3-A456-426614174000"));
+  EXPECT_FALSE(is_uuid("123e4567e89b12d3a456426614174000"));
+  EXPECT_FALSE(is_uuid("123e4567-e89b-12d3-a456-42661417400g"));
+  EXPECT_FALSE(is_uuid("not-a-uuid"));
+  const auto u = random_uuid();
+  EXPECT_TRUE(is_uuid(u)) << u;
+  EXPECT_EQ(u[14], '4');
+  EXPECT_NE(random_uuid(), u);
+}
+
+TEST(Strings, RandomHexLengthAndAlphabet) {
+  const auto h = random_hex(16);
+  EXPECT_EQ(h.size(), 32u);
+  EXPECT_EQ(h.find_first_not_of("0123456789abcdef"), std::string::npos);
+}

@@ -1,0 +1,12 @@
+// Retry-After values from untrusted servers: never crash, never a negative delay.
+#include "core/http/retry_after.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const auto d = core::http::parse_retry_after(text, std::chrono::system_clock::now());
+  if (d && d->count() < 0) std::abort();
+  return 0;
+}

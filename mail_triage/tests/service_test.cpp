@@ -1,0 +1,10 @@
+// The shared service contract (core/testing/service_contract.cpp) run against mail-triage.
+#include "mail_triage/service.hpp"
+
+#include "core/testing/service_contract.hpp"
+
+using core::testing::ServiceContract;
+using core::testing::ServiceUnderTest;
+
+INSTANTIATE_TEST_SUITE_P(MailTriage, ServiceContract,
+                         ::testing::Values(ServiceUnderTest{&mail_triage::definition(), MAIL_TRIAGE_BINARY}));

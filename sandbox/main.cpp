@@ -1,0 +1,100 @@
+// The sandbox: faithful fakes of the external systems the services talk to (Microsoft Graph,
+// an OpenAI-compatible model server, Autotask, Pax8, Mimecast, Duo, notification channels...),
+// on loopback, for tests and the demo. Each fake arrives with the issue that builds its client;
+// this binary is their common home. It has no database.
+#include "core/config/config.hpp"
+#include "core/http/router.hpp"
+#include "core/http/server.hpp"
+#include "core/log/log.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include <iostream>
+
+namespace asio = boost::asio;
+using core::http::Request;
+using core::http::Response;
+
+namespace {
+
+struct Settings {
+  core::http::ServerOptions server;
+  std::string log_level;
+};
+
+Settings read_settings(core::config::Reader& env) {
+  Settings s;
+  s.server.bind_address = env.string("BIND_ADDRESS", "127.0.0.1", "address to listen on");
+  s.server.port = static_cast<std::uint16_t>(env.integer("PORT", 8090, "TCP port to listen on", {0, 65535}));
+  s.server.shutdown_timeout = std::chrono::seconds(2);
+  s.log_level = env.one_of("LOG_LEVEL", "info", {"debug", "info", "warn", "error"}, "log threshold");
+  return s;
+}
+
+void print_help() {
+  auto reader = core::config::Reader::describing();
+  read_settings(reader);
+  std::cout << "sandbox — fakes of the external systems, on loopback, for tests and the demo\n\n"
+               "Usage: sandbox [serve|migrate|--help]\n"
+               "  serve     serve the fakes over HTTP (the default)\n"
+               "  migrate   nothing to do: the sandbox has no database (exits 0)\n\n"
+               "Routes: GET /healthz, GET /readyz, GET /_sandbox (the fakes served).\n\n"
+               "Environment:\n"
+            << core::config::format_help(reader.described());
+}
+
+core::http::Router routes() {
+  core::http::Router r;
+  r.get("/healthz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ok"}}); });
+  r.get("/readyz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ready"}}); });
+  r.get("/_sandbox", [](Request&) -> asio::awaitable<Response> {
+    co_return Response::json({{"fakes", nlohmann::json::array()}});
+  });
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "serve";
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_help();
+    return 0;
+  }
+  if (command == "migrate") return 0;
+  if (command != "serve" || argc > 2) {
+    std::cerr << "sandbox: unknown command '" << command << "'; see sandbox --help\n";
+    return 2;
+  }
+  core::log::init("sandbox");
+  try {
+    core::config::Reader env(core::config::load_environment());
+    const auto settings = read_settings(env);
+    env.finish();
+    core::log::init("sandbox", core::log::parse_level(settings.log_level).value_or(core::log::Level::info));
+
+    asio::io_context io;
+    const auto router = routes();
+    core::http::Server server(io.get_executor(), settings.server,
+                              {core::http::request_id(), core::http::access_log(), core::http::problems()},
+                              [&router](Request& req) { return router(req); });
+    const auto port = server.start();
+    core::log::info("listening", {{"address", settings.server.bind_address}, {"port", port}});
+
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](const boost::system::error_code& ec, int) {
+      if (!ec) asio::co_spawn(io, server.stop(), asio::detached);
+    });
+    io.run();
+    return 0;
+  } catch (const core::config::ConfigError& e) {
+    std::cerr << "sandbox: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "sandbox: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,123 @@
+# shellcheck shell=bash
+# Shared helpers for the scripts in this directory. Source it; do not run it.
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+#
+# Provides: ROOT, PG_BINDIR, log, warn, die, ensure_packages, build, free_port,
+# random_secret.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ROOT
+
+PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/15/bin}"
+export PG_BINDIR
+
+# Debian (bookworm) packages needed to build, test and run the project.
+# Keep this the single source of truth; add new packages here.
+REQUIRED_PACKAGES=(
+  build-essential cmake ninja-build pkg-config g++
+  libboost1.74-dev libboost-program-options1.74-dev
+  nlohmann-json3-dev libcurl4-openssl-dev libspdlog-dev libfmt-dev
+  libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev
+  postgresql-15 postgresql-contrib-15
+  wrk
+  clang-16 libfuzzer-16-dev libclang-rt-16-dev
+  curl ca-certificates git
+)
+
+log() { printf '==> %s\n' "$*" >&2; }
+warn() { printf '==> WARNING: %s\n' "$*" >&2; }
+die() {
+  printf '==> ERROR: %s\n' "$*" >&2
+  exit 1
+}
+
+# Prints the names of installed packages and of the virtual packages they
+# provide, one per line. (postgresql-contrib-15, for instance, is a virtual
+# package provided by postgresql-15 on bookworm, so a plain status query on it
+# always says "not installed".)
+installed_package_names() {
+  dpkg-query -W -f='${Status}\t${Package}\t${Provides}\n' 2>/dev/null |
+    awk -F'\t' '$1 ~ / installed$/ {
+      print $2
+      n = split($3, provides, ",")
+      for (i = 1; i <= n; i++) {
+        name = provides[i]
+        sub(/\(.*/, "", name)          # drop a version constraint
+        gsub(/[[:space:]]/, "", name)
+        if (name != "") print name
+      }
+    }'
+}
+
+# Prints the packages of REQUIRED_PACKAGES that are not installed.
+missing_packages() {
+  local -A installed=()
+  local name
+  while IFS= read -r name; do
+    installed[$name]=1
+  done < <(installed_package_names)
+  for name in "${REQUIRED_PACKAGES[@]}"; do
+    [[ -n "${installed[$name]:-}" ]] || printf '%s\n' "$name"
+  done
+}
+
+# Installs any missing package of REQUIRED_PACKAGES. Does nothing (not even
+# apt-get update) when everything is already there.
+ensure_packages() {
+  local -a missing
+  mapfile -t missing < <(missing_packages)
+  ((${#missing[@]} > 0)) || return 0
+
+  local -a as_root=()
+  if ((EUID != 0)); then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      as_root=(sudo -n)
+    else
+      die "missing Debian packages: ${missing[*]}
+    Install them as root, then run this again:
+      apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+    fi
+  fi
+  log "Installing missing Debian packages: ${missing[*]}"
+  "${as_root[@]}" apt-get update
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# build [DIR] [EXTRA CMAKE ARGS...]
+# Configures (cheap when nothing changed) and builds DIR (default $ROOT/build).
+# The explicit "|| return" keep failures fatal even when the caller tests the
+# result (if build ...), which disables set -e.
+build() {
+  local dir="${1:-$ROOT/build}"
+  shift || true
+  log "Configuring $dir"
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" || return
+  log "Building $dir"
+  cmake --build "$dir" -j "${JOBS:-$(nproc)}" || return
+}
+
+# True if something accepts TCP connections on 127.0.0.1:PORT.
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# free_port [START]: prints the first port >= START (default: random in
+# 20000-40000) on which nothing listens on 127.0.0.1.
+free_port() {
+  local port="${1:-$((20000 + RANDOM % 20001))}"
+  local tries
+  for ((tries = 0; tries < 1000 && port <= 65535; tries++, port++)); do
+    if ! port_in_use "$port"; then
+      printf '%s\n' "$port"
+      return 0
+    fi
+  done
+  die "no free TCP port found on 127.0.0.1 starting from ${1:-random}"
+}
+
+# A random alphanumeric secret (about 24 characters).
+random_secret() {
+  head -c 18 /dev/urandom | base64 | tr -d '/+='
+}
