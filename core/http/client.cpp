@@ -20,18 +20,21 @@ using asio::use_awaitable;
 
 namespace {
 
+struct CurlGlobal {
+  CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+  ~CurlGlobal() { curl_global_cleanup(); }
+};
+
+// libcurl (and OpenSSL under it) is initialised before the pool exists, so at exit the pool's
+// threads are joined before OpenSSL cleans up: each thread's OpenSSL state is then freed.
 asio::thread_pool& blocking_pool() {
+  static CurlGlobal init;
   static asio::thread_pool pool(8);
   return pool;
 }
 
-struct CurlGlobal {
-  CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
-};
-
 // One easy handle per pool thread: connections to the same host are reused across requests.
 CURL* thread_handle() {
-  static CurlGlobal init;
   thread_local std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> handle(curl_easy_init(), curl_easy_cleanup);
   curl_easy_reset(handle.get());
   return handle.get();

@@ -215,9 +215,17 @@ awaitable<void> Server::stop() {
     for_each_connection([](Connection& c) {
       if (c.stream) c.stream->close();
     });
-    for (int i = 0; i < 100 && open_connections() > 0; ++i) {
+    // A handler still running keeps its connection's coroutine (which refers to this server)
+    // alive until it returns; its response can no longer be written. Wait for all of them, so
+    // the server may be destroyed when stop() completes.
+    auto next_report = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (open_connections() > 0) {
       timer.expires_after(std::chrono::milliseconds(10));
       co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+      if (std::chrono::steady_clock::now() >= next_report) {
+        log::warn("still waiting for handlers to return", {{"open", open_connections()}});
+        next_report += std::chrono::seconds(5);
+      }
     }
   }
 }

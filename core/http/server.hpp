@@ -8,7 +8,9 @@
 //
 // stop() is graceful: the acceptor closes at once, idle connections are closed, a connection
 // busy with a request finishes it (answering with Connection: close); whatever is still open at
-// the deadline is closed by force. The returned awaitable completes when every connection is gone.
+// the deadline is closed by force (a handler still running finishes, but its response is lost).
+// The returned awaitable completes when every connection's coroutine has ended, so the server
+// may be destroyed then.
 #include "core/http/middleware.hpp"
 
 #include <boost/asio/any_io_executor.hpp>

@@ -194,8 +194,9 @@ std::vector<std::string> BodyReader::strings(std::string_view field, const Strin
   return out;
 }
 
-Patch<std::string> BodyReader::patch_string(std::string_view field, const StringRule& rule, bool nullable) {
-  Patch<std::string> p;
+template <class T, class Read>
+Patch<T> BodyReader::patch(std::string_view field, bool nullable, Read read) {
+  Patch<T> p;
   const json* v = find(field);
   if (!v) return p;
   p.present = true;
@@ -203,34 +204,20 @@ Patch<std::string> BodyReader::patch_string(std::string_view field, const String
     if (!nullable) add(name(field), "must not be null");
     return p;
   }
-  p.value = optional_string(field, rule);
+  p.value = read();
   return p;
+}
+
+Patch<std::string> BodyReader::patch_string(std::string_view field, const StringRule& rule, bool nullable) {
+  return patch<std::string>(field, nullable, [&] { return optional_string(field, rule); });
 }
 
 Patch<std::int64_t> BodyReader::patch_integer(std::string_view field, const IntRule& rule, bool nullable) {
-  Patch<std::int64_t> p;
-  const json* v = find(field);
-  if (!v) return p;
-  p.present = true;
-  if (v->is_null()) {
-    if (!nullable) add(name(field), "must not be null");
-    return p;
-  }
-  p.value = optional_integer(field, rule);
-  return p;
+  return patch<std::int64_t>(field, nullable, [&] { return optional_integer(field, rule); });
 }
 
 Patch<bool> BodyReader::patch_boolean(std::string_view field) {
-  Patch<bool> p;
-  const json* v = find(field);
-  if (!v) return p;
-  p.present = true;
-  if (v->is_null()) {
-    add(name(field), "must not be null");
-    return p;
-  }
-  p.value = optional_boolean(field);
-  return p;
+  return patch<bool>(field, false, [&] { return optional_boolean(field); });
 }
 
 // --- query --------------------------------------------------------------------------------

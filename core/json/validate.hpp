@@ -93,6 +93,9 @@ class BodyReader : public Errors {
 
  private:
   const json* find(std::string_view field) const;
+  // Absent → not present; null → present and empty (an error unless `nullable`); else read().
+  template <class T, class Read>
+  Patch<T> patch(std::string_view field, bool nullable, Read read);
   std::string name(std::string_view field) const { return prefix_ + std::string(field); }
   const json& object_;
   std::string prefix_;

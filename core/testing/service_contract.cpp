@@ -119,6 +119,23 @@ TEST_P(ServiceContract, MigrateCommandAndEditedMigrationRefusal) {
   EXPECT_NE(serve.stderr_text().find("was edited after it was applied"), std::string::npos) << serve.stderr_text();
 }
 
+TEST_P(ServiceContract, AccessLogLineLeavesOutTheQuery) {
+  TestDatabase database(GetParam().definition->migrations);
+  Process service(GetParam().binary, {}, child_env(GetParam(), database.url()));
+  const auto port = listening_port(service);
+  const auto res = http(port, "GET", "/healthz?token=hunter2", {}, {{"X-Request-Id", "trace-77"}});
+  ASSERT_EQ(res.status, 200u);
+  const auto line = service.wait_for_log("request");
+  ASSERT_TRUE(line) << service.stderr_text();
+  EXPECT_EQ((*line)["method"], "GET");
+  EXPECT_EQ((*line)["path"], "/healthz");
+  EXPECT_EQ((*line)["status"], 200);
+  EXPECT_EQ((*line)["request_id"], "trace-77");
+  EXPECT_EQ((*line)["remote"], "127.0.0.1");
+  EXPECT_TRUE((*line)["duration_ms"].is_number());
+  EXPECT_EQ(service.stderr_text().find("hunter2"), std::string::npos);
+}
+
 TEST_P(ServiceContract, SigtermLetsAnInFlightRequestFinish) {
   TestDatabase database(GetParam().definition->migrations);
   auto env = child_env(GetParam(), database.url());
