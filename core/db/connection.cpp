@@ -82,8 +82,6 @@ void request_cancel(const std::shared_ptr<PGcancel>& cancel) {
   }).detach();
 }
 
-constexpr auto kHardStopGrace = std::chrono::seconds(5);
-
 }  // namespace
 
 Connection::Connection(asio::any_io_executor executor, PGconn* conn) : executor_(std::move(executor)), conn_(conn) {}
@@ -191,33 +189,67 @@ awaitable<Result> Connection::collect(std::string_view what) {
   }
 }
 
+void Connection::begin_statement(std::chrono::milliseconds timeout) {
+  std::lock_guard lock(activity_.mutex);
+  activity_.deadline = std::chrono::steady_clock::now() + timeout;
+}
+
+bool Connection::end_statement() {
+  std::lock_guard lock(activity_.mutex);
+  activity_.deadline = {};
+  return activity_.cancel_sent;
+}
+
+void Connection::expire_if_due(std::chrono::steady_clock::time_point now, std::chrono::milliseconds grace) {
+  std::lock_guard lock(activity_.mutex);
+  if (activity_.deadline == std::chrono::steady_clock::time_point{} || now < activity_.deadline) return;
+  if (!activity_.cancel_sent) {
+    activity_.cancel_sent = true;
+    activity_.cancelled_at = now;
+    request_cancel(cancel_);
+  } else if (!activity_.severed && now >= activity_.cancelled_at + grace) {
+    activity_.severed = true;
+    sever(socket_fd_);  // the server does not answer even a cancel: give up on the connection
+  }
+}
+
 awaitable<Result> Connection::run(std::string_view what, std::chrono::milliseconds timeout,
                                   const std::function<bool()>& send) {
   if (broken()) throw Unavailable("database connection lost");
-  // First the polite way (the server cancels the statement), then, if even that gets no
-  // answer (the server is gone), the connection is severed.
-  Watchdog cancel(executor_, timeout, [c = cancel_] { request_cancel(c); });
-  Watchdog hard_stop(executor_, timeout + kHardStopGrace, [fd = socket_fd_] { sever(fd); });
+  begin_statement(timeout);
+  std::exception_ptr failure;
+  Result result;
   try {
     if (!send()) throw Unavailable("sending to the database failed: " + error_text(conn_));
     co_await flush();
-    co_return co_await collect(what);
-  } catch (const Error& e) {
-    if (e.sqlstate == "57014" && cancel.fired()) {
-      throw Timeout("statement timed out after " + std::to_string(timeout.count()) + " ms");
-    }
-    throw;
-  } catch (const Unavailable&) {
-    lost_ = true;
-    if (hard_stop.fired()) throw Timeout("database did not answer within the statement timeout");
-    throw;
+    result = co_await collect(what);
+  } catch (...) {
+    failure = std::current_exception();
   }
+  const bool cancelled = end_statement();
+  if (cancelled) lost_ = true;  // the cancel may still arrive: this connection is not reused
+  if (failure) {
+    const auto timed_out = [&] {
+      return Timeout("statement timed out after " + std::to_string(timeout.count()) + " ms");
+    };
+    try {
+      std::rethrow_exception(failure);
+    } catch (const Error& e) {
+      if (cancelled && e.sqlstate == "57014") throw timed_out();
+      throw;
+    } catch (const Unavailable&) {
+      lost_ = true;
+      if (cancelled) throw timed_out();
+      throw;
+    }
+  }
+  co_return result;
 }
 
 awaitable<Result> Connection::execute(std::string_view sql, const std::vector<Param>& params,
                                       std::chrono::milliseconds timeout) {
   const int n = static_cast<int>(params.size());
-  auto it = prepared_.find(std::string(sql));
+  auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     const std::string name = "s" + std::to_string(prepared_.size() + 1);
     const std::string text(sql);

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,13 +29,19 @@ class Connection {
                                                                    std::chrono::milliseconds timeout);
 
   // Runs one statement as a prepared statement. Throws Error (server error), Unavailable
-  // (connection lost), Timeout (cancelled after `timeout`).
+  // (connection lost), Timeout (cancelled after `timeout`). The timeout is enforced by whoever
+  // calls expire_if_due() periodically: the pool's sweeper.
   boost::asio::awaitable<Result> execute(std::string_view sql, const std::vector<Param>& params,
                                          std::chrono::milliseconds timeout);
 
   // Runs text through the simple-query protocol: several statements, no parameters (BEGIN,
   // COMMIT, SET ...). Returns the last result.
   boost::asio::awaitable<Result> execute_simple(std::string_view sql, std::chrono::milliseconds timeout);
+
+  // From any thread: if the running statement is past its deadline, asks the server to cancel
+  // it; if it is still running `grace` after that, severs the socket. A connection that had a
+  // cancel sent is not reused (a late cancel could otherwise hit its next statement).
+  void expire_if_due(std::chrono::steady_clock::time_point now, std::chrono::milliseconds grace);
 
   bool broken() const;
   bool in_transaction() const;
@@ -50,6 +57,8 @@ class Connection {
   boost::asio::awaitable<Result> collect(std::string_view what);
   boost::asio::awaitable<Result> run(std::string_view what, std::chrono::milliseconds timeout,
                                      const std::function<bool()>& send);
+  void begin_statement(std::chrono::milliseconds timeout);
+  bool end_statement();  // returns whether a cancel was sent
   void rebind_socket();
 
   boost::asio::any_io_executor executor_;
@@ -57,8 +66,22 @@ class Connection {
   std::shared_ptr<PGcancel> cancel_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;
   int socket_fd_ = -1;
-  std::unordered_map<std::string, std::string> prepared_;  // sql → statement name
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> prepared_;  // sql → name
   bool lost_ = false;
+
+  // The running statement, as the sweeper sees it.
+  struct Activity {
+    std::mutex mutex;
+    std::chrono::steady_clock::time_point deadline{};  // epoch: no statement running
+    std::chrono::steady_clock::time_point cancelled_at{};
+    bool cancel_sent = false;
+    bool severed = false;
+  };
+  Activity activity_;
 };
 
 }  // namespace core::db

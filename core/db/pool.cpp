@@ -7,8 +7,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <future>
 #include <list>
+#include <unordered_set>
 
 namespace core::db {
 
@@ -16,101 +16,153 @@ namespace asio = boost::asio;
 using asio::awaitable;
 using asio::use_awaitable;
 
-// The pool's bookkeeping. Every member below `strand` is touched only on that strand, so no
-// lock is needed and a waiter's timer is never raced by the one who wakes it.
+// The pool's state, guarded by `mutex`. Waiting happens on `strand`: a waiter registers itself and
+// starts its timer within one strand handler, and whoever wakes it posts the timer's cancel to the
+// strand, so the cancel can never run before the wait has started.
 struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
+  using Clock = std::chrono::steady_clock;
+
   struct Waiter {
-    explicit Waiter(asio::any_io_executor ex) : timer(ex) {}
+    explicit Waiter(asio::any_io_executor ex) : timer(std::move(ex)) {}
     asio::steady_timer timer;
     std::unique_ptr<Connection> conn;  // handed over by release()
     bool slot_free = false;            // a connection was dropped: the waiter may open one
   };
 
   Shared(asio::any_io_executor ex, PoolOptions opts)
-      : executor(ex), options(std::move(opts)), strand(asio::make_strand(ex)) {}
+      : executor(ex), options(std::move(opts)), strand(asio::make_strand(ex)), sweep_timer(strand) {}
 
   asio::any_io_executor executor;
   PoolOptions options;
   asio::strand<asio::any_io_executor> strand;
-  std::deque<std::unique_ptr<Connection>> idle;
-  std::list<Waiter*> waiters;
-  std::size_t open = 0;
+  asio::steady_timer sweep_timer;
+
+  mutable std::mutex mutex;
+  std::vector<std::unique_ptr<Connection>> idle;  // most recently used last
+  std::list<std::shared_ptr<Waiter>> waiters;
+  std::unordered_set<Connection*> all;             // every open connection, idle or leased
+  std::size_t open = 0;                            // includes connections being opened
   bool closed = false;
 
+  // Under the mutex.
+  void forget(std::unique_ptr<Connection> conn) {
+    all.erase(conn.get());
+    --open;
+  }
+
+  void wake(const std::shared_ptr<Waiter>& w) {
+    asio::post(strand, [w] { w->timer.cancel(); });
+  }
+
   awaitable<std::unique_ptr<Connection>> take() {
-    const auto deadline = std::chrono::steady_clock::now() + options.acquire_timeout;
+    const auto deadline = Clock::now() + options.acquire_timeout;
     for (;;) {
-      if (closed) throw Unavailable("the database pool is closed");
-      while (!idle.empty()) {
-        auto conn = std::move(idle.front());
-        idle.pop_front();
-        if (conn->idle_and_healthy()) co_return conn;
-        --open;  // dropped: the server closed it
-      }
-      if (open < options.max_size) {
-        ++open;
-        try {
-          co_return co_await Connection::open(executor, options.conninfo, options.connect_timeout);
-        } catch (...) {
-          --open;
-          throw;
+      bool may_open = false;
+      {
+        std::lock_guard lock(mutex);
+        if (closed) throw Unavailable("the database pool is closed");
+        while (!idle.empty()) {
+          auto conn = std::move(idle.back());
+          idle.pop_back();
+          if (conn->idle_and_healthy()) co_return conn;
+          forget(std::move(conn));  // the server closed it
+        }
+        if (open < options.max_size) {
+          ++open;
+          may_open = true;
         }
       }
-      Waiter w(strand);
-      w.timer.expires_at(deadline);
-      waiters.push_back(&w);
-      boost::system::error_code ec;
-      co_await w.timer.async_wait(asio::redirect_error(use_awaitable, ec));
-      waiters.remove(&w);
-      if (w.conn) co_return std::move(w.conn);
-      if (w.slot_free || closed) continue;
-      throw Timeout("no database connection became free within " +
-                    std::to_string(options.acquire_timeout.count()) + " ms");
+      if (may_open) co_return co_await open_one();
+      auto conn = co_await asio::co_spawn(strand, wait(deadline), use_awaitable);
+      if (conn) co_return conn;
+      if (Clock::now() >= deadline)
+        throw Timeout("no database connection became free within " +
+                      std::to_string(options.acquire_timeout.count()) + " ms");
     }
   }
 
-  // On the strand: hand a connection to the first waiter, or keep it idle.
-  void give_back(std::unique_ptr<Connection> conn) {
-    const bool usable = conn && !conn->broken() && !conn->in_transaction() && !closed;
-    if (!usable) {
-      conn.reset();
+  awaitable<std::unique_ptr<Connection>> open_one() {
+    std::unique_ptr<Connection> conn;
+    try {
+      conn = co_await Connection::open(executor, options.conninfo, options.connect_timeout);
+    } catch (...) {
+      std::lock_guard lock(mutex);
       --open;
-      if (!waiters.empty()) wake_first([](Waiter& w) { w.slot_free = true; });
-      return;
+      if (!waiters.empty()) {  // let a waiter try in our place
+        auto w = waiters.front();
+        waiters.pop_front();
+        w->slot_free = true;
+        wake(w);
+      }
+      throw;
     }
-    if (!waiters.empty()) {
-      wake_first([&](Waiter& w) { w.conn = std::move(conn); });
-      return;
-    }
-    idle.push_back(std::move(conn));
+    std::lock_guard lock(mutex);
+    all.insert(conn.get());
+    co_return conn;
   }
 
-  template <class F>
-  void wake_first(F&& f) {
-    Waiter* w = waiters.front();
-    waiters.pop_front();
-    f(*w);
-    w->timer.cancel();
+  // On the strand. Returns a connection handed over, or null to make the caller look again.
+  awaitable<std::unique_ptr<Connection>> wait(Clock::time_point deadline) {
+    auto w = std::make_shared<Waiter>(strand);
+    {
+      std::lock_guard lock(mutex);
+      if (closed || !idle.empty() || open < options.max_size) co_return nullptr;
+      w->timer.expires_at(deadline);
+      waiters.push_back(w);
+    }
+    boost::system::error_code ec;
+    co_await w->timer.async_wait(asio::redirect_error(use_awaitable, ec));
+    std::lock_guard lock(mutex);
+    waiters.remove(w);
+    co_return std::move(w->conn);
   }
 
-  // Called from any thread. A connection left inside a transaction (an exception skipped the
-  // commit) is rolled back before anyone else gets it.
+  // From any thread.
   void release(std::unique_ptr<Connection> conn) {
-    auto self = shared_from_this();
-    if (conn && !conn->broken() && conn->in_transaction()) {
-      asio::co_spawn(strand, rollback_then_return(self, std::move(conn)), asio::detached);
+    if (!conn) return;
+    if (!conn->broken() && conn->in_transaction()) {
+      // An exception skipped the commit: roll back before anyone else gets the connection.
+      asio::co_spawn(strand, rollback_then_release(shared_from_this(), std::move(conn)), asio::detached);
       return;
     }
-    asio::post(strand, [self, c = std::move(conn)]() mutable { self->give_back(std::move(c)); });
+    std::lock_guard lock(mutex);
+    const bool usable = !conn->broken() && !closed;
+    std::shared_ptr<Waiter> w;
+    if (!waiters.empty()) {
+      w = waiters.front();
+      waiters.pop_front();
+    }
+    if (!usable) {
+      forget(std::move(conn));
+      if (w) w->slot_free = true;
+    } else if (w) {
+      w->conn = std::move(conn);
+    } else {
+      idle.push_back(std::move(conn));
+    }
+    if (w) wake(w);
   }
 
-  static awaitable<void> rollback_then_return(std::shared_ptr<Shared> self, std::unique_ptr<Connection> conn) {
+  static awaitable<void> rollback_then_release(std::shared_ptr<Shared> self, std::unique_ptr<Connection> conn) {
     try {
       co_await conn->execute_simple("ROLLBACK", self->options.query_timeout);
     } catch (const std::exception&) {
-      conn.reset();  // a connection that cannot roll back is not reused
+      // broken() now holds: release() drops it
     }
-    self->give_back(std::move(conn));
+    self->release(std::move(conn));
+  }
+
+  // On the strand, until the pool closes: cancels statements past their timeout.
+  static awaitable<void> sweep(std::shared_ptr<Shared> self) {
+    for (;;) {
+      self->sweep_timer.expires_after(self->options.sweep_interval);
+      boost::system::error_code ec;
+      co_await self->sweep_timer.async_wait(asio::redirect_error(use_awaitable, ec));
+      std::lock_guard lock(self->mutex);
+      if (self->closed) co_return;
+      const auto now = Clock::now();
+      for (Connection* c : self->all) c->expire_if_due(now, self->options.cancel_grace);
+    }
   }
 };
 
@@ -141,12 +193,14 @@ awaitable<Result> Lease::execute_simple(std::string_view sql) {
 awaitable<void> Transaction::commit() { co_await lease_.execute_simple("COMMIT"); }
 
 Pool::Pool(asio::any_io_executor executor, PoolOptions options)
-    : shared_(std::make_shared<Lease::Shared>(std::move(executor), std::move(options))) {}
+    : shared_(std::make_shared<Lease::Shared>(std::move(executor), std::move(options))) {
+  asio::co_spawn(shared_->strand, Lease::Shared::sweep(shared_), asio::detached);
+}
 
 Pool::~Pool() { close(); }
 
 awaitable<Lease> Pool::acquire() {
-  auto conn = co_await asio::co_spawn(shared_->strand, shared_->take(), use_awaitable);
+  auto conn = co_await shared_->take();
   co_return Lease(shared_, std::move(conn));
 }
 
@@ -162,21 +216,23 @@ awaitable<Result> Pool::execute(std::string_view sql, std::vector<Param> params)
 }
 
 void Pool::close() {
-  asio::post(shared_->strand, [s = shared_] {
-    s->closed = true;
-    s->open -= s->idle.size();
-    s->idle.clear();
-    for (auto* w : s->waiters) w->timer.cancel();
-  });
+  std::vector<std::shared_ptr<Lease::Shared::Waiter>> waiting;
+  {
+    std::lock_guard lock(shared_->mutex);
+    if (shared_->closed) return;
+    shared_->closed = true;
+    for (auto& c : shared_->idle) shared_->all.erase(c.get());
+    shared_->open -= shared_->idle.size();
+    shared_->idle.clear();
+    waiting.assign(shared_->waiters.begin(), shared_->waiters.end());
+  }
+  for (auto& w : waiting) shared_->wake(w);
+  asio::post(shared_->strand, [s = shared_] { s->sweep_timer.cancel(); });
 }
 
 Pool::Stats Pool::stats() const {
-  std::promise<Stats> result;
-  auto done = result.get_future();
-  asio::post(shared_->strand, [&] {
-    result.set_value({shared_->open, shared_->idle.size(), shared_->waiters.size()});
-  });
-  return done.get();
+  std::lock_guard lock(shared_->mutex);
+  return {shared_->open, shared_->idle.size(), shared_->waiters.size()};
 }
 
 }  // namespace core::db

@@ -7,9 +7,14 @@
 //   co_await tx.commit();                                    // destroyed uncommitted: rolled back
 //
 // Connections are made on demand up to `max_size`; a caller waits up to `acquire_timeout` for a
-// free one. An idle connection the server has closed (a restart) is dropped on the next acquire,
-// so once the database is back, requests succeed again without restarting the service. While it
-// is down, calls throw Unavailable (rendered as 503).
+// free one. Taking and returning a connection is a short critical section under a mutex; only a
+// caller that must wait goes through the pool's strand. An idle connection the server has closed
+// (a restart) is dropped on the next acquire, so once the database is back, requests succeed
+// again without restarting the service. While it is down, calls throw Unavailable (503).
+//
+// Statement timeouts: a sweeper on the pool's strand looks at the running statements every
+// `sweep_interval` and cancels those past `query_timeout` (so a timeout fires up to one interval
+// late); one that does not end within `cancel_grace` after the cancel has its socket severed.
 #include "core/db/connection.hpp"
 
 #include <boost/asio/strand.hpp>
@@ -24,6 +29,8 @@ struct PoolOptions {
   std::chrono::milliseconds connect_timeout{5'000};
   std::chrono::milliseconds acquire_timeout{5'000};
   std::chrono::milliseconds query_timeout{30'000};
+  std::chrono::milliseconds sweep_interval{100};
+  std::chrono::milliseconds cancel_grace{5'000};
 };
 
 class Pool;
@@ -92,7 +99,7 @@ class Pool {
   }
   boost::asio::awaitable<Result> execute(std::string_view sql, std::vector<Param> params);
 
-  // Refuses new work and closes idle connections; waiting callers get Unavailable.
+  // Refuses new work, closes idle connections, stops the sweeper; waiting callers get Unavailable.
   void close();
 
   struct Stats {

@@ -6,6 +6,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 using namespace core;
 using boost::asio::awaitable;
 using namespace std::chrono_literals;
@@ -102,14 +104,28 @@ TEST_F(PoolTest, TransactionCommitsOrRollsBackWhenAbandoned) {
   }());
 }
 
-TEST_F(PoolTest, StatementTimeoutCancelsAndConnectionIsReused) {
-  auto pool = make({.max_size = 1, .query_timeout = 200ms});
+TEST_F(PoolTest, StatementTimeoutCancelsAndThePoolCarriesOn) {
+  auto pool = make({.max_size = 1, .query_timeout = 200ms, .sweep_interval = 20ms});
   io.run([&]() -> awaitable<void> {
     EXPECT_THROW(co_await pool.query("SELECT pg_sleep(10)"), db::Timeout);
+    // The cancelled connection was retired (a late cancel must not hit a later statement);
+    // the next statement gets a fresh one.
     const auto rows = co_await pool.query("SELECT 7");
     EXPECT_EQ(rows.front().get<int>(0), 7);
   }());
-  EXPECT_LE(pool.stats().open, 1u);
+  EXPECT_EQ(pool.stats().open, 1u);
+}
+
+TEST_F(PoolTest, SeveredWhenTheServerDoesNotAnswerEvenTheCancel) {
+  auto pool = make({.max_size = 1, .query_timeout = 100ms, .sweep_interval = 20ms, .cancel_grace = 300ms});
+  const auto backend = io.run([&]() -> awaitable<int> {
+    co_return (co_await pool.query("SELECT pg_backend_pid()")).front().get<int>(0);
+  }());
+  // A frozen backend answers nothing, not even the cancel: only severing the socket ends the wait.
+  ASSERT_EQ(kill(backend, SIGSTOP), 0);
+  EXPECT_THROW(io.run(pool.query("SELECT 1")), db::Timeout);
+  kill(backend, SIGCONT);
+  EXPECT_EQ(io.run([&]() -> awaitable<int> { co_return (co_await pool.query("SELECT 2")).front().get<int>(0); }()), 2);
 }
 
 TEST_F(PoolTest, SizeIsBoundedAndWaitersTimeOut) {

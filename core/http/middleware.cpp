@@ -5,6 +5,9 @@
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
 
+#include <atomic>
+#include <cstdio>
+
 namespace core::http {
 
 using boost::asio::awaitable;
@@ -29,12 +32,22 @@ bool acceptable_request_id(std::string_view id) {
   return true;
 }
 
+// Unique, cheap, not secret: a random prefix per process and a counter (24 hex characters).
+std::string next_request_id() {
+  static const std::string prefix = random_hex(6);
+  static std::atomic<std::uint64_t> counter{0};
+  char suffix[13];
+  std::snprintf(suffix, sizeof suffix, "%012llx",
+                static_cast<unsigned long long>(++counter & 0xffff'ffff'ffffULL));
+  return prefix + suffix;
+}
+
 }  // namespace
 
 Middleware request_id() {
   return [](Request& req, const Handler& next) -> awaitable<Response> {
     const auto given = req.header("X-Request-Id");
-    req.request_id = acceptable_request_id(given) ? std::string(given) : random_hex(12);
+    req.request_id = acceptable_request_id(given) ? std::string(given) : next_request_id();
     Response res = co_await next(req);
     res.headers.set("X-Request-Id", req.request_id);
     co_return res;
@@ -45,12 +58,12 @@ Middleware access_log() {
   return [](Request& req, const Handler& next) -> awaitable<Response> {
     Response res = co_await next(req);
     const auto elapsed = std::chrono::steady_clock::now() - req.received_at;
-    log::info("request", {{"method", req.method_name},
-                          {"path", req.path},
-                          {"status", static_cast<unsigned>(res.status)},
-                          {"duration_ms", std::chrono::duration<double, std::milli>(elapsed).count()},
-                          {"request_id", req.request_id},
-                          {"remote", req.remote_address}});
+    log::access({.method = req.method_name,
+                 .path = req.path,
+                 .status = static_cast<unsigned>(res.status),
+                 .duration_ms = std::chrono::duration<double, std::milli>(elapsed).count(),
+                 .request_id = req.request_id,
+                 .remote = req.remote_address});
     co_return res;
   };
 }

@@ -27,8 +27,8 @@ class Pipeline {
   std::vector<Middleware> middleware_;
 };
 
-// Keeps a well-formed X-Request-Id from the caller (1-128 of [A-Za-z0-9._:-]) or makes one;
-// echoes it on the response.
+// Keeps a well-formed X-Request-Id from the caller (1-128 of [A-Za-z0-9._:-]) or makes one
+// (a random per-process prefix and a counter); echoes it on the response.
 Middleware request_id();
 
 // One JSON log line per request: method, path (no query: it may carry secrets), status,

@@ -19,4 +19,19 @@ inline void info(std::string_view m, nlohmann::json f = nlohmann::json::object()
 inline void warn(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::warn, m, std::move(f)); }
 inline void error(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::error, m, std::move(f)); }
 
+// The access-log line, on the hot path of every request: written without building a JSON
+// object (same shape as write(): ts, level, service, msg "request", then these fields).
+struct AccessEntry {
+  std::string_view method;
+  std::string_view path;
+  unsigned status;
+  double duration_ms;
+  std::string_view request_id;
+  std::string_view remote;
+};
+void access(const AccessEntry& entry);
+
+// Appends `text` to `out` as a JSON string literal (quotes included), escaping as RFC 8259 asks.
+void append_json_string(std::string& out, std::string_view text);
+
 }  // namespace core::log
