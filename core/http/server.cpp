@@ -47,7 +47,8 @@ std::uint16_t Server::start() {
   acceptor_.bind(at);
   acceptor_.listen(asio::socket_base::max_listen_connections);
   port_ = acceptor_.local_endpoint().port();
-  asio::co_spawn(executor_, accept_loop(), asio::detached);
+  accepting_ = true;
+  asio::co_spawn(executor_, accept_loop(), [this](std::exception_ptr) { accepting_ = false; });
   return port_;
 }
 
@@ -206,11 +207,11 @@ awaitable<void> Server::stop() {
 
   asio::steady_timer timer(executor_);
   const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_timeout;
-  while (open_connections() > 0 && std::chrono::steady_clock::now() < deadline) {
+  while ((accepting_ || open_connections() > 0) && std::chrono::steady_clock::now() < deadline) {
     timer.expires_after(std::chrono::milliseconds(10));
     co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
   }
-  if (const auto left = open_connections(); left > 0) {
+  if (const auto left = open_connections(); left > 0 || accepting_) {
     log::warn("shutdown deadline reached; closing connections", {{"open", left}});
     for_each_connection([](Connection& c) {
       if (c.stream) c.stream->close();
@@ -219,7 +220,7 @@ awaitable<void> Server::stop() {
     // alive until it returns; its response can no longer be written. Wait for all of them, so
     // the server may be destroyed when stop() completes.
     auto next_report = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (open_connections() > 0) {
+    while (accepting_ || open_connections() > 0) {
       timer.expires_after(std::chrono::milliseconds(10));
       co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
       if (std::chrono::steady_clock::now() >= next_report) {

@@ -9,8 +9,8 @@
 // stop() is graceful: the acceptor closes at once, idle connections are closed, a connection
 // busy with a request finishes it (answering with Connection: close); whatever is still open at
 // the deadline is closed by force (a handler still running finishes, but its response is lost).
-// The returned awaitable completes when every connection's coroutine has ended, so the server
-// may be destroyed then.
+// The returned awaitable completes when the accept loop and every connection's coroutine have
+// ended, so the server may be destroyed then.
 #include "core/http/middleware.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -63,6 +63,7 @@ class Server {
   boost::asio::ip::tcp::acceptor acceptor_;
   std::uint16_t port_ = 0;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> accepting_{false};  // the accept loop's coroutine has not ended yet
 
   mutable std::mutex mutex_;
   std::unordered_map<std::uint64_t, std::shared_ptr<Connection>> connections_;
