@@ -1,5 +1,7 @@
 #include "mail_triage/service.hpp"
 
+#include "mail_triage/api/auth.hpp"
+
 std::span<const core::db::Migration> mail_triage_migrations();
 
 namespace mail_triage {
@@ -11,9 +13,12 @@ const core::app::ServiceDefinition& definition() {
       .default_port = 8080,
       .default_database = "mail_triage",
       .migrations = mail_triage_migrations(),
-      .configure = [](core::config::Reader&) -> core::app::Setup {
-        // The /api/v1 routes and the /dbusers console arrive with their issues.
-        return {};
+      .configure = [](core::config::Reader& env) -> core::app::Setup {
+        auto keys = read_api_keys(env);
+        return [keys = std::move(keys)](core::app::Context& ctx) {
+          ctx.pipeline.add(bearer_auth(keys));
+          // The /api/v1 routes and the /dbusers console arrive with their issues.
+        };
       },
   };
   return def;

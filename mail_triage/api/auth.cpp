@@ -1,0 +1,48 @@
+#include "mail_triage/api/auth.hpp"
+
+#include "core/http/problem.hpp"
+#include "core/util/strings.hpp"
+
+namespace mail_triage {
+
+using boost::asio::awaitable;
+using core::http::Problem;
+
+std::vector<std::string> read_api_keys(core::config::Reader& env) {
+  auto keys = env.list("API_KEYS", "", "comma-separated bearer keys accepted by /api/v1/ (at least one)");
+  if (keys.empty() && !env.is_describing()) env.fail("API_KEYS", "must hold at least one key");
+  return keys;
+}
+
+bool bearer_matches(std::string_view header, const std::vector<std::string>& keys) {
+  header = core::trim(header);
+  if (!core::starts_with_icase(header, "Bearer ")) return false;
+  const auto token = core::trim(header.substr(7));
+  if (token.empty()) return false;
+  bool matched = false;
+  for (const auto& key : keys) matched |= core::constant_time_equals(token, key);
+  return matched;
+}
+
+namespace {
+
+bool protected_path(std::string_view path) { return path == "/api/v1" || path.starts_with("/api/v1/"); }
+
+}  // namespace
+
+core::http::Middleware bearer_auth(std::vector<std::string> keys) {
+  return [keys = std::move(keys)](core::http::Request& req, const core::http::Handler& next) -> awaitable<core::http::Response> {
+    if (protected_path(req.path)) {
+      const auto header = req.header("Authorization");
+      if (header.empty())
+        throw Problem::unauthorized("the Authorization header with a bearer key is missing")
+            .with_header(core::http::bhttp::field::www_authenticate, "Bearer");
+      if (!bearer_matches(header, keys))
+        throw Problem::unauthorized("the bearer key is malformed or not valid")
+            .with_header(core::http::bhttp::field::www_authenticate, "Bearer error=\"invalid_token\"");
+    }
+    co_return co_await next(req);
+  };
+}
+
+}  // namespace mail_triage

@@ -1,0 +1,89 @@
+// Authentication of /api/v1/ (spec: "Authentication"; issue 3).
+#include "mail_triage/api/auth.hpp"
+#include "mail_triage/service.hpp"
+
+#include "core/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace core::testing;
+
+namespace {
+
+const std::map<std::string, std::string> kValid = {{"Authorization", "Bearer key-two"}};
+
+struct AuthTest : ::testing::Test {
+  TestDatabase database{mail_triage::definition().migrations};
+  RunningService svc{mail_triage::definition(), database.url(), {{"API_KEYS", " key-one , ,key-two,"}}};
+};
+
+void expect_401(const HttpResponse& res) {
+  EXPECT_EQ(res.status, 401u);
+  EXPECT_EQ(res.header("content-type"), "application/problem+json");
+  EXPECT_TRUE(res.header("www-authenticate").starts_with("Bearer")) << res.header("www-authenticate");
+  EXPECT_EQ(res.json()["status"], 401);
+}
+
+}  // namespace
+
+TEST_F(AuthTest, MissingHeaderIs401OnEveryApiPathKnownOrNot) {
+  for (const char* path : {"/api/v1/log", "/api/v1/no-such-route", "/api/v1", "/api/v1/senders/not-a-uuid"}) {
+    SCOPED_TRACE(path);
+    expect_401(svc.get(path));
+  }
+  expect_401(http(svc.port(), "POST", "/api/v1/process", "{not json"));  // before body validation
+}
+
+TEST_F(AuthTest, MalformedOrUnknownKeysAre401) {
+  for (const char* value : {"key-two", "Basic a2V5LXR3bw==", "Bearer", "Bearer ", "Bearer key-three",
+                            "Bearer key-tw", "Bearer key-two-and-more", "Bearerkey-two"}) {
+    SCOPED_TRACE(value);
+    const auto res = svc.get("/api/v1/log", {{"Authorization", value}});
+    expect_401(res);
+    EXPECT_EQ(res.body.find("key-"), std::string::npos);  // the key is never echoed
+  }
+}
+
+TEST_F(AuthTest, EveryListedKeyIsAcceptedAndRoutingFollows) {
+  // Authenticated, the request reaches the router: an unknown path is then a 404.
+  EXPECT_EQ(svc.get("/api/v1/no-such-route", kValid).status, 404u);
+  EXPECT_EQ(svc.get("/api/v1/no-such-route", {{"Authorization", "Bearer key-one"}}).status, 404u);
+  EXPECT_EQ(svc.get("/api/v1/no-such-route", {{"Authorization", "bearer   key-one  "}}).status, 404u);
+}
+
+TEST_F(AuthTest, HealthRoutesNeedNoKey) {
+  EXPECT_EQ(svc.get("/healthz").status, 200u);
+  EXPECT_EQ(svc.get("/readyz").status, 200u);
+}
+
+TEST(Auth, ChecksRunBeforeAnyDatabaseQuery) {
+  TempCluster cluster;
+  sql(cluster.url(), "CREATE DATABASE svc");
+  RunningService svc(mail_triage::definition(), cluster.url("svc"), {{"API_KEYS", "k"}});
+  cluster.stop("fast");
+  EXPECT_EQ(svc.get("/readyz").status, 503u);  // the database is down...
+  EXPECT_EQ(svc.get("/api/v1/log").status, 401u);  // ...and an unauthenticated call never reaches it
+}
+
+TEST(Auth, RefusesToStartWithoutKeys) {
+  TestDatabase database(mail_triage::definition().migrations);
+  for (const char* keys : {"", " , ,"}) {
+    try {
+      core::app::Service service(mail_triage::definition(),
+                                 {{"DATABASE_URL", database.url()}, {"API_KEYS", keys}, {"PORT", "0"}});
+      ADD_FAILURE() << "started with API_KEYS='" << keys << "'";
+    } catch (const core::config::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("API_KEYS: must hold at least one key"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Auth, KeysAreComparedWhole) {
+  const std::vector<std::string> keys{"alpha", "beta"};
+  EXPECT_TRUE(mail_triage::bearer_matches("Bearer beta", keys));
+  EXPECT_TRUE(mail_triage::bearer_matches("BEARER alpha", keys));
+  EXPECT_FALSE(mail_triage::bearer_matches("Bearer alph", keys));
+  EXPECT_FALSE(mail_triage::bearer_matches("Bearer alphabet", keys));
+  EXPECT_FALSE(mail_triage::bearer_matches("Bearer ", keys));
+  EXPECT_FALSE(mail_triage::bearer_matches("Token alpha", keys));
+}
