@@ -1,6 +1,7 @@
 #include "mail_triage/service.hpp"
 
 #include "mail_triage/api/auth.hpp"
+#include "mail_triage/api/log.hpp"
 
 std::span<const core::db::Migration> mail_triage_migrations();
 
@@ -17,7 +18,8 @@ const core::app::ServiceDefinition& definition() {
         auto keys = read_api_keys(env);
         return [keys = std::move(keys)](core::app::Context& ctx) {
           ctx.pipeline.add(bearer_auth(keys));
-          // The /api/v1 routes and the /dbusers console arrive with their issues.
+          install_log_routes(ctx);
+          // The other /api/v1 routes and the /dbusers console arrive with their issues.
         };
       },
   };

@@ -135,6 +135,9 @@ awaitable<std::unique_ptr<Connection>> Connection::open(asio::any_io_executor ex
   }
   c->rebind_socket();
   c->cancel_ = std::shared_ptr<PGcancel>(PQgetCancel(raw), PQfreeCancel);
+  // Timestamps leave the database as ISO 8601 in UTC ("...+00:00") whatever the server's zone;
+  // a user's day boundaries are computed explicitly with AT TIME ZONE.
+  co_await c->execute_simple("SET TimeZone = 'UTC'", timeout);
   co_return c;
 }
 

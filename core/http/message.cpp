@@ -27,6 +27,10 @@ Response Response::json(const nlohmann::json& value, Status status) {
   return r;
 }
 
+Response Response::json_text(std::string body, Status status) {
+  return text(std::move(body), status, "application/json");
+}
+
 Response Response::text(std::string body, Status status, std::string_view content_type) {
   Response r;
   r.status = status;

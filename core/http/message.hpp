@@ -53,6 +53,8 @@ struct Response {
   std::string body;
 
   static Response json(const nlohmann::json& value, Status status = Status::ok);
+  // A body that is JSON already (for example built by PostgreSQL): sent as is, not re-parsed.
+  static Response json_text(std::string body, Status status = Status::ok);
   static Response text(std::string body, Status status = Status::ok,
                        std::string_view content_type = "text/plain; charset=utf-8");
   static Response empty(Status status = Status::no_content);

@@ -1,0 +1,162 @@
+// GET /api/v1/log and GET /api/v1/log/{entry_id} (spec: "Email log"; issue 3).
+#include "mail_triage/api/log.hpp"
+#include "mail_triage/service.hpp"
+
+#include "core/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace core::testing;
+
+namespace {
+
+const std::map<std::string, std::string> kAuth = {{"Authorization", "Bearer k"}};
+
+struct LogTest : ::testing::Test {
+  TestDatabase database{mail_triage::definition().migrations};
+  RunningService svc{mail_triage::definition(), database.url(), {{"API_KEYS", "k"}}};
+
+  // A row received `minutes_ago` minutes ago.
+  std::string add(const std::string& sender, const std::string& subject, int minutes_ago,
+                  const std::string& status = "completed", const std::string& type = "unknown",
+                  const std::string& label = "newsletter") {
+    static int n = 0;
+    return sql(database.url(),
+               "INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status, "
+               "sender_type, llm_classification, llm_confidence) VALUES ('inbox@msp.example', 'm" +
+                   std::to_string(++n) + "', '" + sender + "', '" + subject + "', now() - interval '" +
+                   std::to_string(minutes_ago) + " minutes', '" + status + "', '" + type + "', '" + label +
+                   "', 0.9) RETURNING id");
+  }
+
+  nlohmann::json list(const std::string& query = "") {
+    const auto res = svc.get("/api/v1/log" + query, kAuth);
+    EXPECT_EQ(res.status, 200u) << query << ": " << res.body;
+    return res.json();
+  }
+
+  std::vector<std::string> subjects(const std::string& query) {
+    std::vector<std::string> out;
+    const auto body = list(query);  // not a range-for over a temporary's member
+    for (const auto& item : body["items"]) out.push_back(item["subject"]);
+    return out;
+  }
+
+  void expect_400_naming(const std::string& query, const std::string& field) {
+    const auto res = svc.get("/api/v1/log" + query, kAuth);
+    EXPECT_EQ(res.status, 400u) << query;
+    EXPECT_EQ(res.header("content-type"), "application/problem+json");
+    ASSERT_TRUE(res.json().contains("errors")) << res.body;
+    EXPECT_EQ(res.json()["errors"][0]["field"], field) << query;
+  }
+};
+
+using Subjects = std::vector<std::string>;
+
+}  // namespace
+
+TEST_F(LogTest, EmptyLog) {
+  EXPECT_EQ(list(), (nlohmann::json{{"total", 0}, {"items", nlohmann::json::array()}}));
+}
+
+TEST_F(LogTest, NewestFirstWithTotalAndTheWholeEntry) {
+  add("old@x.example", "old", 30);
+  add("new@x.example", "new", 1);
+  add("mid@x.example", "mid", 10);
+  const auto body = list();
+  EXPECT_EQ(body["total"], 3);
+  EXPECT_EQ(subjects(""), (Subjects{"new", "mid", "old"}));
+  const auto& first = body["items"][0];
+  for (const char* field : {"id", "sender_address", "subject", "llm_classification", "llm_confidence",
+                            "final_action", "status", "sender_type", "mailbox", "received_at"})
+    EXPECT_TRUE(first.contains(field)) << field;
+  EXPECT_TRUE(first["received_at"].get<std::string>().ends_with("+00:00")) << first["received_at"];
+  EXPECT_DOUBLE_EQ(first["llm_confidence"].get<double>(), 0.9);
+}
+
+TEST_F(LogTest, FiltersAloneAndCombined) {
+  add("a@customer.example", "invoice", 1, "completed", "customer", "billing");
+  add("b@vendor.example", "renewal", 2, "failed", "vendor", "billing");
+  add("c@else.example", "hello", 3, "skipped", "whitelist", "personal");
+  add("d@customer.example", "outage", 4, "failed", "customer", "support");
+  EXPECT_EQ(subjects("?status=failed"), (Subjects{"renewal", "outage"}));
+  EXPECT_EQ(subjects("?sender_type=customer"), (Subjects{"invoice", "outage"}));
+  EXPECT_EQ(subjects("?classification=billing"), (Subjects{"invoice", "renewal"}));
+  EXPECT_EQ(subjects("?status=failed&sender_type=customer"), (Subjects{"outage"}));
+  EXPECT_EQ(subjects("?classification=billing&status=completed&sender_type=customer"), (Subjects{"invoice"}));
+  EXPECT_EQ(list("?status=failed&classification=personal")["total"], 0);
+}
+
+TEST_F(LogTest, QSearchesAddressAndSubjectCaseInsensitively) {
+  add("alerts@monitoring.example", "Disk full", 1);
+  add("bob@client.example", "Re: ALERTS config", 2);
+  add("carol@client.example", "lunch", 3);
+  EXPECT_EQ(subjects("?q=ALERTS"), (Subjects{"Disk full", "Re: ALERTS config"}));
+  EXPECT_EQ(subjects("?q=Client.Example"), (Subjects{"Re: ALERTS config", "lunch"}));
+  EXPECT_EQ(subjects("?q=disk%20FULL"), (Subjects{"Disk full"}));
+  EXPECT_EQ(list("?q=nothing-like-this")["total"], 0);
+}
+
+TEST_F(LogTest, QMatchesLikeMetacharactersLiterally) {
+  add("x@y.example", "100% done", 1);
+  add("x@y.example", "1000 done", 2);
+  add("x@y.example", "a_b", 3);
+  add("x@y.example", "axb", 4);
+  add("x@y.example", "back\\slash", 5);
+  add("x@y.example", "backslash", 6);
+  EXPECT_EQ(subjects("?q=100%25"), (Subjects{"100% done"}));
+  EXPECT_EQ(subjects("?q=a_b"), (Subjects{"a_b"}));
+  EXPECT_EQ(subjects("?q=k%5Cs"), (Subjects{"back\\slash"}));
+  EXPECT_EQ(mail_triage::substring_pattern("5%_\\"), "%5\\%\\_\\\\%");
+}
+
+TEST_F(LogTest, PagingAndItsEdges) {
+  for (int i = 0; i < 5; ++i) add("p@x.example", "s" + std::to_string(i), i);
+  EXPECT_EQ(subjects("?limit=2"), (Subjects{"s0", "s1"}));
+  EXPECT_EQ(subjects("?limit=2&offset=2"), (Subjects{"s2", "s3"}));
+  const auto past = list("?offset=10");
+  EXPECT_EQ(past["total"], 5);
+  EXPECT_TRUE(past["items"].empty());
+  EXPECT_EQ(list("?limit=200")["items"].size(), 5u);
+  EXPECT_EQ(list()["items"].size(), 5u);  // default 50
+}
+
+TEST_F(LogTest, DefaultPageIsFifty) {
+  sql(database.url(),
+      "INSERT INTO email_log (mailbox, message_id, sender_address, received_at) "
+      "SELECT 'inbox@msp.example', 'bulk' || g, 's@x.example', now() - g * interval '1 second' "
+      "FROM generate_series(1, 60) g");
+  const auto body = list();
+  EXPECT_EQ(body["total"], 60);
+  EXPECT_EQ(body["items"].size(), 50u);
+}
+
+TEST_F(LogTest, InvalidFiltersAre400NamingTheParameter) {
+  expect_400_naming("?status=done", "status");
+  expect_400_naming("?sender_type=partner", "sender_type");
+  expect_400_naming("?limit=0", "limit");
+  expect_400_naming("?limit=201", "limit");
+  expect_400_naming("?limit=ten", "limit");
+  expect_400_naming("?offset=-1", "offset");
+  expect_400_naming("?offset=1.5", "offset");
+  expect_400_naming("?q=", "q");
+  const auto both = svc.get("/api/v1/log?limit=0&status=x", kAuth);
+  EXPECT_EQ(both.json()["errors"].size(), 2u);
+}
+
+TEST_F(LogTest, OneEntry) {
+  const auto id = add("one@x.example", "the one", 1, "failed");
+  const auto res = svc.get("/api/v1/log/" + id, kAuth);
+  ASSERT_EQ(res.status, 200u);
+  EXPECT_EQ(res.json()["id"], id);
+  EXPECT_EQ(res.json()["subject"], "the one");
+  EXPECT_EQ(res.json()["status"], "failed");
+
+  const auto malformed = svc.get("/api/v1/log/not-a-uuid", kAuth);
+  EXPECT_EQ(malformed.status, 400u);
+  EXPECT_EQ(malformed.json()["errors"][0]["field"], "entry_id");
+
+  const auto unknown = svc.get("/api/v1/log/123e4567-e89b-12d3-a456-426614174000", kAuth);
+  EXPECT_EQ(unknown.status, 404u);
+  EXPECT_EQ(unknown.header("content-type"), "application/problem+json");
+}
