@@ -2,6 +2,7 @@
 
 #include "mail_triage/api/auth.hpp"
 #include "mail_triage/api/log.hpp"
+#include "mail_triage/api/senders.hpp"
 
 std::span<const core::db::Migration> mail_triage_migrations();
 
@@ -19,6 +20,7 @@ const core::app::ServiceDefinition& definition() {
         return [keys = std::move(keys)](core::app::Context& ctx) {
           ctx.pipeline.add(bearer_auth(keys));
           install_log_routes(ctx);
+          install_sender_routes(ctx);
           // The other /api/v1 routes and the /dbusers console arrive with their issues.
         };
       },

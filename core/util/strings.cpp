@@ -101,6 +101,26 @@ bool is_uuid(std::string_view s) {
   return true;
 }
 
+bool is_domain_name(std::string_view s) {
+  if (s.empty() || s.size() > 253 || s.find('.') == std::string_view::npos) return false;
+  for (auto label : split(s, '.')) {
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    for (char c : label)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-')) return false;
+  }
+  return true;
+}
+
+bool is_email_address(std::string_view s) {
+  const auto at = s.find('@');
+  if (s.size() > 320 || at == std::string_view::npos || s.find('@', at + 1) != std::string_view::npos) return false;
+  const auto local = s.substr(0, at);
+  if (local.empty() || local.size() > 64) return false;
+  for (unsigned char c : local)
+    if (c <= 0x20 || c >= 0x7f || c == '"' || c == ',' || c == '<' || c == '>') return false;
+  return is_domain_name(s.substr(at + 1));
+}
+
 std::string random_hex(std::size_t n) {
   std::string bytes(n, '\0');
   if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(n)) != 1)

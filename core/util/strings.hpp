@@ -29,6 +29,14 @@ std::optional<std::int64_t> parse_int64(std::string_view s);
 // The canonical 8-4-4-4-12 hexadecimal form (either case).
 bool is_uuid(std::string_view s);
 
+// The shape of an e-mail address as mail systems use it: one '@', a local part of 1-64
+// printable non-space characters, and a domain of dot-separated labels of letters, digits and
+// hyphens with at least one dot; at most 320 characters. Deliberately not the full RFC 5322.
+bool is_email_address(std::string_view s);
+
+// A domain name as above (labels of letters, digits and hyphens, at least one dot).
+bool is_domain_name(std::string_view s);
+
 // `n` bytes from the operating system's CSPRNG, hex-encoded (2n characters).
 std::string random_hex(std::size_t n);
 

@@ -63,3 +63,15 @@ TEST(Strings, RandomHexLengthAndAlphabet) {
   EXPECT_EQ(h.size(), 32u);
   EXPECT_EQ(h.find_first_not_of("0123456789abcdef"), std::string::npos);
 }
+
+TEST(Strings, EmailAndDomainShapes) {
+  for (const char* ok : {"a@b.example", "first.last+tag@sub.domain.example", "x_y@a-b.example"})
+    EXPECT_TRUE(is_email_address(ok)) << ok;
+  for (const char* bad : {"", "a", "a@", "@b.example", "a@b", "a@@b.example", "a b@c.example", "a@b..example",
+                          "a@-b.example", "a@b.example.", "a@b_c.example", "<a@b.example>"})
+    EXPECT_FALSE(is_email_address(bad)) << bad;
+  EXPECT_FALSE(is_email_address(std::string(65, 'a') + "@b.example"));
+  EXPECT_TRUE(is_domain_name("example.com"));
+  EXPECT_FALSE(is_domain_name("localhost"));
+  EXPECT_FALSE(is_domain_name("exa mple.com"));
+}
