@@ -1,28 +1,18 @@
 // GET /api/v1/log and GET /api/v1/log/{entry_id} (spec: "Email log"; issue 3).
 #include "mail_triage/api/log.hpp"
-#include "mail_triage/service.hpp"
-
-#include "core/testing/testing.hpp"
-
-#include <gtest/gtest.h>
+#include "mail_triage/tests/api_test.hpp"
 
 using namespace core::testing;
 
 namespace {
 
-const std::map<std::string, std::string> kAuth = {{"Authorization", "Bearer k"}};
-
-struct LogTest : ::testing::Test {
-  TestDatabase database{mail_triage::definition().migrations};
-  RunningService svc{mail_triage::definition(), database.url(), {{"API_KEYS", "k"}}};
-
+struct LogTest : mail_triage::testing::ApiTest {
   // A row received `minutes_ago` minutes ago.
   std::string add(const std::string& sender, const std::string& subject, int minutes_ago,
                   const std::string& status = "completed", const std::string& type = "unknown",
                   const std::string& label = "newsletter") {
     static int n = 0;
-    return sql(database.url(),
-               "INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status, "
+    return sql("INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status, "
                "sender_type, llm_classification, llm_confidence) VALUES ('inbox@msp.example', 'm" +
                    std::to_string(++n) + "', '" + sender + "', '" + subject + "', now() - interval '" +
                    std::to_string(minutes_ago) + " minutes', '" + status + "', '" + type + "', '" + label +
@@ -30,7 +20,7 @@ struct LogTest : ::testing::Test {
   }
 
   nlohmann::json list(const std::string& query = "") {
-    const auto res = svc.get("/api/v1/log" + query, kAuth);
+    const auto res = call("GET", "/api/v1/log" + query);
     EXPECT_EQ(res.status, 200u) << query << ": " << res.body;
     return res.json();
   }
@@ -43,7 +33,7 @@ struct LogTest : ::testing::Test {
   }
 
   void expect_400_naming(const std::string& query, const std::string& field) {
-    const auto res = svc.get("/api/v1/log" + query, kAuth);
+    const auto res = call("GET", "/api/v1/log" + query);
     EXPECT_EQ(res.status, 400u) << query;
     EXPECT_EQ(res.header("content-type"), "application/problem+json");
     ASSERT_TRUE(res.json().contains("errors")) << res.body;
@@ -122,8 +112,7 @@ TEST_F(LogTest, PagingAndItsEdges) {
 }
 
 TEST_F(LogTest, DefaultPageIsFifty) {
-  sql(database.url(),
-      "INSERT INTO email_log (mailbox, message_id, sender_address, received_at) "
+  sql("INSERT INTO email_log (mailbox, message_id, sender_address, received_at) "
       "SELECT 'inbox@msp.example', 'bulk' || g, 's@x.example', now() - g * interval '1 second' "
       "FROM generate_series(1, 60) g");
   const auto body = list();
@@ -140,23 +129,23 @@ TEST_F(LogTest, InvalidFiltersAre400NamingTheParameter) {
   expect_400_naming("?offset=-1", "offset");
   expect_400_naming("?offset=1.5", "offset");
   expect_400_naming("?q=", "q");
-  const auto both = svc.get("/api/v1/log?limit=0&status=x", kAuth);
+  const auto both = call("GET", "/api/v1/log?limit=0&status=x");
   EXPECT_EQ(both.json()["errors"].size(), 2u);
 }
 
 TEST_F(LogTest, OneEntry) {
   const auto id = add("one@x.example", "the one", 1, "failed");
-  const auto res = svc.get("/api/v1/log/" + id, kAuth);
+  const auto res = call("GET", "/api/v1/log/" + id);
   ASSERT_EQ(res.status, 200u);
   EXPECT_EQ(res.json()["id"], id);
   EXPECT_EQ(res.json()["subject"], "the one");
   EXPECT_EQ(res.json()["status"], "failed");
 
-  const auto malformed = svc.get("/api/v1/log/not-a-uuid", kAuth);
+  const auto malformed = call("GET", "/api/v1/log/not-a-uuid");
   EXPECT_EQ(malformed.status, 400u);
   EXPECT_EQ(malformed.json()["errors"][0]["field"], "entry_id");
 
-  const auto unknown = svc.get("/api/v1/log/123e4567-e89b-12d3-a456-426614174000", kAuth);
+  const auto unknown = call("GET", "/api/v1/log/123e4567-e89b-12d3-a456-426614174000");
   EXPECT_EQ(unknown.status, 404u);
   EXPECT_EQ(unknown.header("content-type"), "application/problem+json");
 }

@@ -1,25 +1,12 @@
 // /api/v1/senders (spec: "Sender profiles" and the state table; issue 3).
-#include "mail_triage/service.hpp"
-
-#include "core/testing/testing.hpp"
-
-#include <gtest/gtest.h>
+#include "mail_triage/tests/api_test.hpp"
 
 using namespace core::testing;
 using nlohmann::json;
 
 namespace {
 
-const std::map<std::string, std::string> kAuth = {{"Authorization", "Bearer k"}};
-
-struct SendersTest : ::testing::Test {
-  TestDatabase database{mail_triage::definition().migrations};
-  RunningService svc{mail_triage::definition(), database.url(), {{"API_KEYS", "k"}}};
-
-  HttpResponse call(const std::string& method, const std::string& target, const json& body = nullptr) {
-    return http(svc.port(), method, target, body.is_null() ? "" : body.dump(), kAuth);
-  }
-  json profile(const std::string& address, const std::string& type = "vendor") {
+struct SendersTest : mail_triage::testing::ApiTest {  json profile(const std::string& address, const std::string& type = "vendor") {
     return {{"email_address", address},
             {"display_name", "Name of " + address},
             {"sender_type", type},
@@ -33,7 +20,7 @@ struct SendersTest : ::testing::Test {
     for (const auto& p : body["items"]) out.push_back(p["email_address"]);
     return out;
   }
-  std::string count_rows() { return sql(database.url(), "SELECT count(*) FROM sender_profiles"); }
+  std::string count_rows() { return sql("SELECT count(*) FROM sender_profiles"); }
 };
 
 using Addresses = std::vector<std::string>;
