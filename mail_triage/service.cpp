@@ -1,8 +1,11 @@
 #include "mail_triage/service.hpp"
 
+#include "mail_triage/api/analysis.hpp"
 #include "mail_triage/api/auth.hpp"
 #include "mail_triage/api/log.hpp"
+#include "mail_triage/api/purge_rules.hpp"
 #include "mail_triage/api/senders.hpp"
+#include "mail_triage/api/whitelist.hpp"
 
 std::span<const core::db::Migration> mail_triage_migrations();
 
@@ -21,7 +24,10 @@ const core::app::ServiceDefinition& definition() {
           ctx.pipeline.add(bearer_auth(keys));
           install_log_routes(ctx);
           install_sender_routes(ctx);
-          // The other /api/v1 routes and the /dbusers console arrive with their issues.
+          install_purge_rule_routes(ctx);
+          install_whitelist_routes(ctx);
+          install_analysis_routes(ctx);
+          // POST /api/v1/process, /api/v1/purge/execute and the /dbusers console arrive with their issues.
         };
       },
   };

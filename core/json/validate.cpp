@@ -159,6 +159,14 @@ std::optional<bool> BodyReader::optional_boolean(std::string_view field) {
   return v->get<bool>();
 }
 
+std::optional<Timestamp> BodyReader::optional_timestamp(std::string_view field) {
+  const json* v = find(field);
+  if (!v || v->is_null()) return std::nullopt;
+  const auto t = v->is_string() ? parse_rfc3339(v->get<std::string>()) : std::nullopt;
+  if (!t) add(name(field), "must be an RFC 3339 date-time with offset, e.g. 2026-12-31T23:59:59Z");
+  return t;
+}
+
 bool BodyReader::boolean(std::string_view field) {
   if (!find(field) || find(field)->is_null()) {
     add(name(field), "is required");

@@ -13,6 +13,7 @@
 // Unknown fields are ignored. For partial updates, patch_*() tell "absent" from "null".
 #include "core/http/problem.hpp"
 #include "core/http/query.hpp"
+#include "core/util/time.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,8 @@
 #include <vector>
 
 namespace core::json {
+
+using core::Timestamp;
 
 using nlohmann::json;
 
@@ -81,6 +84,8 @@ class BodyReader : public Errors {
   double number(std::string_view field, double min, double max);
   bool boolean(std::string_view field);
   std::optional<bool> optional_boolean(std::string_view field);
+  // An RFC 3339 date-time with offset (core/util/time.hpp).
+  std::optional<Timestamp> optional_timestamp(std::string_view field);
   // An array of strings, each checked by `item`; absent or null gives an empty list unless required.
   std::vector<std::string> strings(std::string_view field, const StringRule& item = {},
                                    std::size_t max_items = 1000, bool required = false);

@@ -108,6 +108,20 @@ TEST(BodyReader, Number) {
   EXPECT_EQ(problem_of([&] { in.finish(); }).errors()[0].field, "d");
 }
 
+TEST(BodyReader, Timestamp) {
+  const auto body = json::parse(R"({"a": "2026-12-31T23:59:59Z", "b": null, "c": "2026-12-31", "d": 5})");
+  BodyReader in(body);
+  EXPECT_EQ(in.optional_timestamp("a"), core::parse_rfc3339("2026-12-31T23:59:59+00:00"));
+  EXPECT_FALSE(in.optional_timestamp("b"));
+  EXPECT_FALSE(in.optional_timestamp("absent"));
+  EXPECT_FALSE(in.optional_timestamp("c"));
+  EXPECT_FALSE(in.optional_timestamp("d"));
+  const auto p = problem_of([&] { in.finish(); });
+  ASSERT_EQ(p.errors().size(), 2u);
+  EXPECT_EQ(p.errors()[0].field, "c");
+  EXPECT_EQ(p.errors()[1].field, "d");
+}
+
 TEST(QueryReader, DefaultsRangesAndRepeatedKeys) {
   const auto q = *core::http::parse_query("limit=500&offset=x&status=completed&status=bogus&flag=maybe");
   QueryReader in(q);

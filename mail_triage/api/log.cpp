@@ -1,5 +1,6 @@
 #include "mail_triage/api/log.hpp"
 
+#include "core/app/json_rows.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 
@@ -14,27 +15,6 @@ namespace {
 
 const std::vector<std::string> kStatuses{"pending", "processing", "completed", "failed", "skipped"};
 const std::vector<std::string> kSenderTypes{"customer", "vendor", "whitelist", "unknown"};
-
-// Every filter is optional (NULL = no filter); newest first; one statement for page and total.
-constexpr std::string_view kListLog = R"sql(
-  WITH matching AS (
-    SELECT * FROM email_log e
-    WHERE ($1::text IS NULL OR e.status = $1)
-      AND ($2::text IS NULL OR e.sender_type = $2)
-      AND ($3::text IS NULL OR e.llm_classification = $3)
-      AND ($4::text IS NULL OR e.sender_address ILIKE $4 OR e.subject ILIKE $4)
-  ), page AS (
-    SELECT * FROM matching ORDER BY received_at DESC, id DESC LIMIT $5 OFFSET $6
-  )
-  SELECT json_build_object(
-    'total', (SELECT count(*) FROM matching),
-    'items', coalesce((SELECT json_agg(email_log_json(p) ORDER BY p.received_at DESC, p.id DESC) FROM page p),
-                      '[]'::json))
-)sql";
-
-constexpr std::string_view kGetEntry = R"sql(
-  SELECT email_log_json(e) FROM email_log e WHERE e.id = $1
-)sql";
 
 struct LogFilter {
   std::optional<std::string> status, sender_type, classification, q;
@@ -55,6 +35,56 @@ LogFilter read_filter(const core::http::Query& query) {
   return f;
 }
 
+// GET /api/v1/log is composed from the filters present, so each combination is its own
+// prepared statement with its own plan (at most 16): an absent filter never becomes an
+// `$n IS NULL OR ...` that a generic plan cannot use an index for. Without `q` the total comes
+// from email_log_counts (migration 0009); with `q` it counts the trigram matches.
+struct LogStatement {
+  std::string sql;
+  std::vector<core::db::Param> params;
+};
+
+// Appends one condition to a WHERE clause.
+void restrict(std::string& where, const std::string& condition) {
+  where += (where.empty() ? " WHERE " : " AND ") + condition;
+}
+
+LogStatement compose_list(const LogFilter& f) {
+  LogStatement st;
+  auto bind = [&](std::string value) {
+    st.params.emplace_back(std::move(value));
+    return "$" + std::to_string(st.params.size());
+  };
+  std::string rows_where, counts_where;
+  auto equal = [&](const std::optional<std::string>& value, const std::string& row_column,
+                   const std::string& count_column) {
+    if (!value) return;
+    const std::string n = bind(*value);
+    restrict(rows_where, row_column + " = " + n);
+    restrict(counts_where, count_column + " = " + n);
+  };
+  equal(f.status, "e.status", "c.status");
+  equal(f.sender_type, "e.sender_type", "c.sender_type");
+  equal(f.classification, "e.llm_classification", "c.classification");
+  if (f.q) {
+    const std::string n = bind(substring_pattern(*f.q));
+    restrict(rows_where, "(e.sender_address ILIKE " + n + " OR e.subject ILIKE " + n + ")");
+  }
+  const std::string total = f.q ? "SELECT count(*) FROM email_log e" + rows_where
+                                : "SELECT coalesce(sum(c.n), 0) FROM email_log_counts c" + counts_where;
+  const std::string limit = bind(std::to_string(f.limit));
+  const std::string offset = bind(std::to_string(f.offset));
+  st.sql = "SELECT json_build_object('total', (" + total + "), 'items', coalesce(("
+           "SELECT json_agg(email_log_json(p) ORDER BY p.received_at DESC, p.id DESC) FROM ("
+           "SELECT * FROM email_log e" + rows_where + " ORDER BY e.received_at DESC, e.id DESC"
+           " LIMIT " + limit + "::bigint OFFSET " + offset + "::bigint) p), '[]'::json))";
+  return st;
+}
+
+constexpr std::string_view kGetEntry = R"sql(
+  SELECT email_log_json(e) FROM email_log e WHERE e.id = $1
+)sql";
+
 }  // namespace
 
 std::string substring_pattern(std::string_view q) {
@@ -70,17 +100,14 @@ void install_log_routes(core::app::Context& ctx) {
   auto& db = ctx.db;
 
   ctx.router.get("/api/v1/log", [&db](Request& req) -> awaitable<Response> {
-    const LogFilter f = read_filter(req.query);
-    const std::optional<std::string> pattern = f.q ? std::optional(substring_pattern(*f.q)) : std::nullopt;
-    const auto rows = co_await db.query(kListLog, f.status, f.sender_type, f.classification, pattern, f.limit, f.offset);
+    LogStatement st = compose_list(read_filter(req.query));
+    const auto rows = co_await db.execute(st.sql, std::move(st.params));
     co_return Response::json_text(std::string(rows.front().text(0)));
   });
 
-  ctx.router.get("/api/v1/log/{entry_id:uuid}", [&db](Request& req) -> awaitable<Response> {
+  ctx.router.get("/api/v1/log/{entry_id:uuid}", [&db](Request& req) {
     const std::string id(req.param("entry_id"));
-    const auto rows = co_await db.query(kGetEntry, id);
-    if (rows.empty()) throw Problem::not_found("no log entry " + id);
-    co_return Response::json_text(std::string(rows.front().text(0)));
+    return core::app::json_resource(db, {.missing = Problem::not_found("no log entry " + id)}, kGetEntry, id);
   });
 }
 

@@ -1,8 +1,9 @@
 #include "mail_triage/api/senders.hpp"
 
+#include "core/app/json_rows.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
-#include "core/util/strings.hpp"
+#include "mail_triage/api/fields.hpp"
 
 namespace mail_triage {
 
@@ -10,7 +11,8 @@ using boost::asio::awaitable;
 using core::http::Problem;
 using core::http::Request;
 using core::http::Response;
-using core::http::Status;
+using core::app::json_document;
+using core::app::json_resource;
 
 namespace {
 
@@ -66,15 +68,12 @@ ProfileInput read_profile(const std::string& body_text) {
   const auto body = core::json::parse_object(body_text);
   core::json::BodyReader in(body);
   ProfileInput p{
-      .email_address = in.string("email_address", {.max_length = 320,
-                                                   .check = core::is_email_address,
-                                                   .check_message = "must be an e-mail address",
-                                                   .lowercase = true}),
-      .display_name = in.optional_string("display_name", {.max_length = 200}).value_or(""),
+      .email_address = in.string("email_address", fields::email_address),
+      .display_name = in.optional_string("display_name", fields::display_name).value_or(""),
       .sender_type = in.string("sender_type", {.one_of = {"customer", "vendor", "whitelist", "unknown"}}),
       .email_types = in.strings("email_types", {.min_length = 1, .max_length = 100}, 50),
-      .processing_instructions = in.optional_string("processing_instructions", {.max_length = 10'000}).value_or(""),
-      .notes = in.optional_string("notes", {.max_length = 10'000}),
+      .processing_instructions = in.optional_string("processing_instructions", fields::free_text).value_or(""),
+      .notes = in.optional_string("notes", fields::free_text),
   };
   in.finish();
   return p;
@@ -89,44 +88,31 @@ Problem no_profile(const std::string& id) { return Problem::not_found("no sender
 void install_sender_routes(core::app::Context& ctx) {
   auto& db = ctx.db;
 
-  ctx.router.get("/api/v1/senders", [&db](Request&) -> awaitable<Response> {
-    const auto rows = co_await db.query(kListActive);
-    co_return Response::json_text(std::string(rows.front().text(0)));
-  });
+  ctx.router.get("/api/v1/senders", [&db](Request&) { return json_document(db, kListActive); });
 
   ctx.router.post("/api/v1/senders", [&db](Request& req) -> awaitable<Response> {
     const ProfileInput p = read_profile(req.body);
     const auto rows = co_await db.query(kUpsert, p.email_address, p.display_name, p.sender_type, p.email_types,
                                         p.processing_instructions, p.notes);
-    const bool created = rows.front().get<bool>(1);
-    co_return Response::json_text(std::string(rows.front().text(0)), created ? Status::created : Status::ok);
+    co_return core::app::upserted(rows);
   });
 
-  ctx.router.get("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) -> awaitable<Response> {
-    const auto rows = co_await db.query(kGet, id_of(req));
-    if (rows.empty()) throw no_profile(id_of(req));
-    co_return Response::json_text(std::string(rows.front().text(0)));
+  ctx.router.get("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) {
+    return json_resource(db, {.missing = no_profile(id_of(req))}, kGet, id_of(req));
   });
 
-  ctx.router.put("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) -> awaitable<Response> {
+  ctx.router.put("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) {
     const ProfileInput p = read_profile(req.body);
-    core::db::Result rows;
-    try {
-      rows = co_await db.query(kReplace, id_of(req), p.email_address, p.display_name, p.sender_type, p.email_types,
-                               p.processing_instructions, p.notes);
-    } catch (const core::db::Error& e) {
-      if (e.unique_violation())
-        throw Problem::conflict("email_address " + p.email_address + " belongs to another sender profile");
-      throw;
-    }
-    if (rows.empty()) throw no_profile(id_of(req));
-    co_return Response::json_text(std::string(rows.front().text(0)));
+    return json_resource(
+        db,
+        {.missing = no_profile(id_of(req)),
+         .duplicate = Problem::conflict("email_address " + p.email_address + " belongs to another sender profile")},
+        kReplace, id_of(req), p.email_address, p.display_name, p.sender_type, p.email_types,
+        p.processing_instructions, p.notes);
   });
 
-  ctx.router.del("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) -> awaitable<Response> {
-    const auto rows = co_await db.query(kDeactivate, id_of(req));
-    if (rows.empty()) throw no_profile(id_of(req));
-    co_return Response::json_text(std::string(rows.front().text(0)));
+  ctx.router.del("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) {
+    return json_resource(db, {.missing = no_profile(id_of(req))}, kDeactivate, id_of(req));
   });
 }
 

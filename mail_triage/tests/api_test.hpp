@@ -23,6 +23,15 @@ struct ApiTest : ::testing::Test {
     return core::testing::http(svc.port(), method, target, body.is_null() ? "" : body.dump(), kAuth);
   }
   std::string sql(const std::string& statement) { return core::testing::sql(database.url(), statement); }
+
+  // The `field` of each entry in a problem's `errors`, in order.
+  static std::vector<std::string> error_fields(const HttpResponse& res) {
+    std::vector<std::string> fields;
+    const auto problem = res.json();
+    for (const auto& e : problem["errors"]) fields.push_back(e["field"]);
+    return fields;
+  }
+  static std::string id_of(const HttpResponse& res) { return res.json()["id"]; }
 };
 
 }  // namespace mail_triage::testing

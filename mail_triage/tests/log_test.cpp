@@ -77,6 +77,47 @@ TEST_F(LogTest, FiltersAloneAndCombined) {
   EXPECT_EQ(list("?status=failed&classification=personal")["total"], 0);
 }
 
+// Totals without `q` come from counts kept by triggers (migration 0009): after inserts, status
+// moves, reclassification, deletes and a truncate, every filter's total still equals count(*).
+TEST_F(LogTest, TotalsFollowEveryKindOfWrite) {
+  add("a@customer.example", "one", 1, "pending", "customer", "billing");
+  add("b@vendor.example", "two", 2, "pending", "vendor", "billing");
+  add("c@vendor.example", "three", 3, "completed", "vendor", "support");
+  sql("UPDATE email_log SET llm_classification = NULL WHERE subject = 'three'");
+  auto expect_totals_match = [&](const std::string& when) {
+    for (const std::string status : {"", "pending", "processing", "completed", "failed"})
+      for (const std::string type : {"", "customer", "vendor"})
+        for (const std::string label : {"", "billing", "support"}) {
+          std::string query = "?limit=1", where = "true";
+          if (!status.empty()) query += "&status=" + status, where += " AND status = '" + status + "'";
+          if (!type.empty()) query += "&sender_type=" + type, where += " AND sender_type = '" + type + "'";
+          if (!label.empty()) query += "&classification=" + label, where += " AND llm_classification = '" + label + "'";
+          EXPECT_EQ(std::to_string(list(query)["total"].get<int>()), sql("SELECT count(*) FROM email_log WHERE " + where))
+              << when << " " << query;
+        }
+  };
+  expect_totals_match("after inserts");
+  sql("UPDATE email_log SET status = 'processing' WHERE status = 'pending'");
+  sql("UPDATE email_log SET status = 'completed', llm_classification = 'support' WHERE subject = 'one'");
+  sql("UPDATE email_log SET sender_type = 'customer' WHERE subject = 'two'");
+  expect_totals_match("after updates");
+  sql("DELETE FROM email_log WHERE subject = 'two'");
+  expect_totals_match("after a delete");
+  sql("TRUNCATE email_log");
+  expect_totals_match("after a truncate");
+  EXPECT_EQ(list()["total"], 0);
+}
+
+TEST_F(LogTest, QCombinesWithTheOtherFilters) {
+  add("alerts@monitoring.example", "Disk full", 1, "completed", "vendor", "notification");
+  add("alerts@monitoring.example", "Disk fine", 2, "skipped", "vendor", "notification");
+  add("bob@client.example", "Disk full again", 3, "completed", "customer", "support");
+  EXPECT_EQ(subjects("?q=disk&status=completed"), (Subjects{"Disk full", "Disk full again"}));
+  EXPECT_EQ(subjects("?q=alerts&status=completed&sender_type=vendor&classification=notification"),
+            (Subjects{"Disk full"}));
+  EXPECT_EQ(list("?q=disk&status=completed&limit=1")["total"], 2);
+}
+
 TEST_F(LogTest, QSearchesAddressAndSubjectCaseInsensitively) {
   add("alerts@monitoring.example", "Disk full", 1);
   add("bob@client.example", "Re: ALERTS config", 2);

@@ -110,10 +110,7 @@ TEST_F(SendersTest, InvalidBodiesAre400AndChangeNothing) {
   bad["email_types"] = {"ok", 7};
   const auto res = call("POST", "/api/v1/senders", bad);
   ASSERT_EQ(res.status, 400u);
-  std::vector<std::string> fields;
-  const auto problem = res.json();
-  for (const auto& e : problem["errors"]) fields.push_back(e["field"]);
-  EXPECT_EQ(fields, (std::vector<std::string>{"email_address", "sender_type", "email_types[1]"}));
+  EXPECT_EQ(error_fields(res), (std::vector<std::string>{"email_address", "sender_type", "email_types[1]"}));
 
   EXPECT_EQ(call("POST", "/api/v1/senders", json{{"sender_type", "vendor"}}).json()["errors"][0]["field"],
             "email_address");

@@ -1,0 +1,54 @@
+#pragma once
+// Handlers whose SQL renders the JSON answer itself (json_build_object, json_agg): the body is
+// the text in the first column of the first row.
+//
+//   router.get("/api/v1/purge-rules", [&db](Request&) { return json_document(db, kListAll); });
+//   router.del("/api/v1/purge-rules/{rule_id:uuid}", [&db](Request& req) {
+//     return json_resource(db, {.missing = Problem::not_found("no purge rule " + id)}, kDeactivate, id);
+//   });
+//
+// Arguments are taken by value, so a handler may return these awaitables directly.
+#include "core/db/errors.hpp"
+#include "core/db/pool.hpp"
+#include "core/http/message.hpp"
+#include "core/http/problem.hpp"
+
+namespace core::app {
+
+// The statement always returns one row (an aggregate).
+template <class... Args>
+boost::asio::awaitable<http::Response> json_document(db::Pool& db, std::string_view sql, Args... args) {
+  const auto rows = co_await db.query(sql, std::move(args)...);
+  co_return http::Response::json_text(std::string(rows.front().text(0)));
+}
+
+// What a statement on one resource answers when it finds no row, or breaks a unique rule.
+struct ResourceProblems {
+  http::Problem missing;                         // usually a 404
+  std::optional<http::Problem> duplicate = {};   // usually a 409; unset: the error propagates (500)
+};
+
+// One resource, or `problems.missing` when the statement returns no row.
+template <class... Args>
+boost::asio::awaitable<http::Response> json_resource(db::Pool& db, ResourceProblems problems, std::string_view sql,
+                                                     Args... args) {
+  db::Result rows;
+  bool duplicate = false;
+  try {
+    rows = co_await db.query(sql, std::move(args)...);
+  } catch (const db::Error& e) {
+    if (!problems.duplicate || !e.unique_violation()) throw;
+    duplicate = true;
+  }
+  if (duplicate) throw *problems.duplicate;
+  if (rows.empty()) throw problems.missing;
+  co_return http::Response::json_text(std::string(rows.front().text(0)));
+}
+
+// An upsert `RETURNING <json>, (xmax = 0) AS created`: 201 when the row was created, else 200.
+inline http::Response upserted(const db::Result& rows) {
+  return http::Response::json_text(std::string(rows.front().text(0)),
+                                   rows.front().get<bool>(1) ? http::Status::created : http::Status::ok);
+}
+
+}  // namespace core::app
