@@ -70,14 +70,23 @@ LogStatement compose_list(const LogFilter& f) {
     const std::string n = bind(substring_pattern(*f.q));
     restrict(rows_where, "(e.sender_address ILIKE " + n + " OR e.subject ILIKE " + n + ")");
   }
-  const std::string total = f.q ? "SELECT count(*) FROM email_log e" + rows_where
-                                : "SELECT coalesce(sum(c.n), 0) FROM email_log_counts c" + counts_where;
   const std::string limit = bind(std::to_string(f.limit));
   const std::string offset = bind(std::to_string(f.offset));
-  st.sql = "SELECT json_build_object('total', (" + total + "), 'items', coalesce(("
-           "SELECT json_agg(email_log_json(p) ORDER BY p.received_at DESC, p.id DESC) FROM ("
-           "SELECT * FROM email_log e" + rows_where + " ORDER BY e.received_at DESC, e.id DESC"
-           " LIMIT " + limit + "::bigint OFFSET " + offset + "::bigint) p), '[]'::json))";
+  const std::string page = " ORDER BY received_at DESC, id DESC LIMIT " + limit + "::bigint OFFSET " + offset +
+                           "::bigint";
+  const std::string items =
+      "coalesce((SELECT json_agg(email_log_json(p) ORDER BY p.received_at DESC, p.id DESC) FROM (";
+  if (f.q) {
+    // The trigram search runs once: its matches give the total, and the page's rows are read last.
+    st.sql = "WITH matching AS MATERIALIZED (SELECT e.id, e.received_at FROM email_log e" + rows_where +
+             ") SELECT json_build_object('total', (SELECT count(*) FROM matching), 'items', " + items +
+             "SELECT e.* FROM (SELECT id FROM matching" + page +
+             ") m JOIN email_log e ON e.id = m.id) p), '[]'::json))";
+  } else {
+    st.sql = "SELECT json_build_object('total', (SELECT coalesce(sum(c.n), 0) FROM email_log_counts c" +
+             counts_where + "), 'items', " + items + "SELECT * FROM email_log e" + rows_where + page +
+             ") p), '[]'::json))";
+  }
   return st;
 }
 
