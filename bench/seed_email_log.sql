@@ -4,7 +4,8 @@
 -- mail), 14 months of received dates, mostly completed rows, ten labels, subjects that carry a
 -- ticket number. Row g has id md5(g)::uuid, so pgbench and wrk can address the same rows.
 INSERT INTO email_log (id, mailbox, message_id, sender_address, sender_name, sender_type, subject,
-                       received_at, status, llm_classification, llm_confidence, final_action, processed_at)
+                       received_at, status, llm_classification, llm_confidence, final_action, error,
+                       processed_at)
 SELECT md5(g::text)::uuid,
        'inbox@msp.example',
        'AAMkAGI-bench-' || g,
@@ -18,9 +19,10 @@ SELECT md5(g::text)::uuid,
               'Renewal quote'])[1 + floor(u_subject * 10)::int] || ' #' || (g % 100000),
        received,
        status,
-       CASE WHEN status IN ('completed', 'skipped', 'failed') THEN label END,
+       CASE WHEN status = 'completed' THEN label END,  -- skipped (whitelisted) mail is never classified
        CASE WHEN status = 'completed' THEN round((0.5 + u_subject / 2)::numeric, 2) END,
        CASE WHEN status = 'completed' THEN 'keep' END,
+       CASE WHEN status = 'failed' THEN 'language model timed out after 30 s' END,
        CASE WHEN status IN ('completed', 'skipped', 'failed') THEN received + interval '2 minutes' END
 FROM (
   SELECT g,

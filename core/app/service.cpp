@@ -188,9 +188,10 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
   try {
     auto env = config::load_environment();
     if (command == "migrate") {
+      // Only what migrating needs: a deploy step (or scripts/demo) runs it without the
+      // service's own settings such as API keys.
       config::Reader reader(env);
       const auto common = read_common(reader, def);
-      if (def.configure) def.configure(reader);
       reader.finish();
       const auto applied = db::apply_migrations(common.db.conninfo, def.migrations, def.name + " migrations");
       log::info("migrations complete", {{"applied", applied}, {"known", def.migrations.size()}});
