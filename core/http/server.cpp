@@ -96,7 +96,10 @@ awaitable<Response> Server::reject(Request& req, Problem problem) const {
 
 namespace {
 
-Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer) {
+// The request as handlers see it; `query_ok` is false when the query string has a malformed
+// percent-escape (the request is then answered 400 without reaching a handler).
+Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer,
+                     bool& query_ok) {
   const auto& msg = parser.get();
   Request req;
   req.method = msg.method();
@@ -104,15 +107,12 @@ Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, co
   req.target = std::string(msg.target());
   const auto [path, raw_query] = split_target(req.target);
   req.path = std::string(path);
-  if (auto q = parse_query(raw_query)) req.query = std::move(*q);
-  else req.query = Query{};  // a malformed query is reported by the handler that reads it
+  auto query = parse_query(raw_query);
+  query_ok = query.has_value();
+  if (query) req.query = std::move(*query);
   req.headers = msg.base();
   req.remote_address = peer.address().to_string();
   return req;
-}
-
-bool query_is_malformed(const Request& req) {
-  return !parse_query(split_target(req.target).second).has_value();
 }
 
 }  // namespace
@@ -158,13 +158,14 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
       }
     }
 
-    Request req = request_from(parser, peer);
+    bool query_ok = true;
+    Request req = request_from(parser, peer, query_ok);
     bool keep_alive = !early && parser.get().keep_alive();
     Response res;
     stream.expires_never();  // the handler may take its time; the write has its own timeout
     if (early) {
       res = co_await reject(req, std::move(*early));
-    } else if (query_is_malformed(req)) {
+    } else if (!query_ok) {
       res = co_await reject(req, Problem::bad_request("the query string has a malformed percent-escape"));
     } else {
       req.body = std::move(parser.get().body());
