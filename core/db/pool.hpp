@@ -57,9 +57,6 @@ class Lease {
  private:
   friend class Pool;
 
-// Note: query() takes its arguments by value. String literals then decay to pointers, which
-// GCC 12 needs when they appear inside a co_await expression (it cannot copy a reference to an
-// array into the coroutine frame: "array used as initializer").
   struct Shared;
   Lease(std::shared_ptr<Shared> pool, std::unique_ptr<Connection> conn) : pool_(std::move(pool)), conn_(std::move(conn)) {}
   void release();
@@ -78,9 +75,6 @@ class Transaction {
  private:
   friend class Pool;
 
-// Note: query() takes its arguments by value. String literals then decay to pointers, which
-// GCC 12 needs when they appear inside a co_await expression (it cannot copy a reference to an
-// array into the coroutine frame: "array used as initializer").
   explicit Transaction(Lease lease) : lease_(std::move(lease)) {}
   Lease lease_;
 };
