@@ -3,6 +3,7 @@
 #include "mail_triage/api/analysis.hpp"
 #include "mail_triage/api/auth.hpp"
 #include "mail_triage/api/log.hpp"
+#include "mail_triage/api/process.hpp"
 #include "mail_triage/api/purge_rules.hpp"
 #include "mail_triage/api/senders.hpp"
 #include "mail_triage/api/whitelist.hpp"
@@ -20,14 +21,18 @@ const core::app::ServiceDefinition& definition() {
       .migrations = mail_triage_migrations(),
       .configure = [](core::config::Reader& env) -> core::app::Setup {
         auto keys = read_api_keys(env);
-        return [keys = std::move(keys)](core::app::Context& ctx) {
+        auto triage_settings = pipeline::read_triage_settings(env);
+        return [keys = std::move(keys), triage_settings = std::move(triage_settings)](core::app::Context& ctx) {
           ctx.pipeline.add(bearer_auth(keys));
+          auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings);
+          install_process_routes(ctx, triage);
+          triage->start_schedule();
           install_log_routes(ctx);
           install_sender_routes(ctx);
           install_purge_rule_routes(ctx);
           install_whitelist_routes(ctx);
           install_analysis_routes(ctx);
-          // POST /api/v1/process, /api/v1/purge/execute and the /dbusers console arrive with their issues.
+          // POST /api/v1/purge/execute and the /dbusers console arrive with their issues.
         };
       },
   };

@@ -6,6 +6,7 @@
 #include "core/http/router.hpp"
 #include "core/http/server.hpp"
 #include "core/log/log.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -23,6 +24,10 @@ namespace {
 struct Settings {
   core::http::ServerOptions server;
   std::string log_level;
+  sandbox::GraphFakeOptions graph;
+  sandbox::ModelFakeOptions model;
+  std::vector<std::string> seed_mailboxes;
+  int seed_count = 0;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -31,6 +36,11 @@ Settings read_settings(core::config::Reader& env) {
   s.server.port = static_cast<std::uint16_t>(env.integer("PORT", 8090, "TCP port to listen on", {0, 65535}));
   s.server.shutdown_timeout = std::chrono::seconds(2);
   s.log_level = env.one_of("LOG_LEVEL", "info", {"debug", "info", "warn", "error"}, "log threshold");
+  s.graph.client_id = env.string("SANDBOX_GRAPH_CLIENT_ID", "sandbox-client", "the app id the Graph token endpoint accepts");
+  s.graph.client_secret = env.string("SANDBOX_GRAPH_CLIENT_SECRET", "sandbox-secret", "the client secret it accepts");
+  s.model.api_key = env.string("SANDBOX_LLM_API_KEY", "", "bearer key the chat-completions fake requires (empty: any)");
+  s.seed_mailboxes = env.list("SANDBOX_SEED_MAILBOXES", "", "mailboxes created at start with a demo inbox (comma-separated)");
+  s.seed_count = static_cast<int>(env.integer("SANDBOX_SEED_COUNT", 300, "messages in each seeded mailbox", {0, 100000}));
   return s;
 }
 
@@ -41,19 +51,11 @@ void print_help() {
                "Usage: sandbox [serve|migrate|--help]\n"
                "  serve     serve the fakes over HTTP (the default)\n"
                "  migrate   nothing to do: the sandbox has no database (exits 0)\n\n"
-               "Routes: GET /healthz, GET /readyz, GET /_sandbox (the fakes served).\n\n"
+               "Routes: GET /healthz, GET /readyz, GET /_sandbox (the fakes served);\n"
+               "  Microsoft Graph: POST /{tenant}/oauth2/v2.0/token, /v1.0/users/{mailbox}/..., control /_sandbox/graph/...\n"
+               "  OpenAI-compatible: POST /v1/chat/completions, control /_sandbox/model/...\n\n"
                "Environment:\n"
             << core::config::format_help(reader.described());
-}
-
-core::http::Router routes() {
-  core::http::Router r;
-  r.get("/healthz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ok"}}); });
-  r.get("/readyz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ready"}}); });
-  r.get("/_sandbox", [](Request&) -> asio::awaitable<Response> {
-    co_return Response::json({{"fakes", nlohmann::json::array()}});
-  });
-  return r;
 }
 
 }  // namespace
@@ -77,7 +79,9 @@ int main(int argc, char** argv) {
     core::log::init("sandbox", core::log::parse_level(settings.log_level).value_or(core::log::Level::info));
 
     asio::io_context io;
-    const auto router = routes();
+    sandbox::Fakes fakes(settings.graph, settings.model);
+    for (const auto& mailbox : settings.seed_mailboxes) fakes.graph.seed(mailbox, settings.seed_count);
+    const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},
                               [&router](Request& req) { return router(req); });

@@ -144,7 +144,7 @@ awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
         throw TransportError(req.method + " " + req.url + " failed after " + std::to_string(attempt + 1) +
                              " attempt(s): " + a.transport_error);
       delay = backoff(options_, attempt);
-    } else if (!last && is_retryable_status(a.response.status)) {
+    } else if (!last && is_retryable_status(a.response.status) && (!req.retry_if || req.retry_if(a.response))) {
       const auto asked = parse_retry_after(a.response.header("retry-after"), std::chrono::system_clock::now());
       if (asked && *asked > options_.max_retry_after) {
         a.response.attempts = attempt + 1;

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,6 +48,9 @@ struct OutboundRequest {
   std::string body;
   std::optional<std::chrono::milliseconds> timeout;  // overrides total_timeout
   std::optional<bool> retry_transport_errors;       // default: idempotent methods only
+  // When set, also asked before a 429/502/503/504 is retried: false returns the response as is
+  // (a 429 that means "quota exhausted" rather than "slow down", say).
+  std::function<bool(const struct OutboundResponse&)> retry_if;
 };
 
 struct OutboundResponse {

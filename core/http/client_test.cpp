@@ -133,6 +133,15 @@ TEST_F(ClientTest, ClientErrorsAreNotRetried) {
   EXPECT_EQ(res.json()["hit"], 1);
 }
 
+TEST_F(ClientTest, RetryIfCanRefuseARetry) {
+  OutboundRequest quota{.url = base + "/down"};
+  quota.retry_if = [](const OutboundResponse& r) { return r.json()["hit"] != 1; };
+  const auto res = io.run(client().send(std::move(quota)));
+  EXPECT_EQ(res.status, 502);
+  EXPECT_EQ(res.attempts, 1);  // the predicate said no to the first retry
+  EXPECT_EQ(hits, 1);
+}
+
 TEST_F(ClientTest, PostsJsonWithHeaders) {
   const auto res = io.run(client().post_json(base + "/echo", {{"a", 1}}, {{"Authorization", "Bearer t"}}));
   ASSERT_EQ(res.status, 200);

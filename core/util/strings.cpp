@@ -77,6 +77,23 @@ std::optional<std::string> url_decode(std::string_view s, bool plus_as_space) {
   return out;
 }
 
+std::string url_encode(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || c == '-' || c == '.' || c == '_' || c == '~') {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[b >> 4]);
+      out.push_back(kHex[b & 0xF]);
+    }
+  }
+  return out;
+}
+
 bool constant_time_equals(std::string_view a, std::string_view b) {
   // Length is not secret (keys have public formats); the content is.
   if (a.size() != b.size()) return false;

@@ -19,6 +19,9 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 // Percent-decoding of a URL component; `plus_as_space` for query strings.
 // Returns nullopt on a malformed escape (`%zz`, a truncated `%4`).
 std::optional<std::string> url_decode(std::string_view s, bool plus_as_space);
+// Percent-encoding of a URL component (a path segment, a query or form value): every byte but
+// RFC 3986's unreserved characters (letters, digits, "-._~") becomes %XX.
+std::string url_encode(std::string_view s);
 
 // Compares two secrets without an early exit, so timing does not reveal a common prefix.
 bool constant_time_equals(std::string_view a, std::string_view b);

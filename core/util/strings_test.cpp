@@ -28,6 +28,15 @@ TEST(Strings, UrlDecode) {
   EXPECT_FALSE(url_decode("%", false));
 }
 
+TEST(Strings, UrlEncodeKeepsOnlyUnreservedCharacters) {
+  EXPECT_EQ(url_encode("isRead eq false"), "isRead%20eq%20false");
+  EXPECT_EQ(url_encode("a-b.c_d~e"), "a-b.c_d~e");
+  EXPECT_EQ(url_encode("x@y/z+=&'"), "x%40y%2Fz%2B%3D%26%27");
+  EXPECT_EQ(url_encode("\xC3\xA9"), "%C3%A9");
+  for (std::string s : {"inbox@msp.example", "a b+c%", "AAMkAGI=/x", "\xE2\x82\xAC"})
+    EXPECT_EQ(url_decode(url_encode(s), false), s);
+}
+
 TEST(Strings, ConstantTimeEquals) {
   EXPECT_TRUE(constant_time_equals("secret-key", "secret-key"));
   EXPECT_FALSE(constant_time_equals("secret-key", "secret-kez"));

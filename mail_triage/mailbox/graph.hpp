@@ -1,0 +1,100 @@
+#pragma once
+// The Microsoft Graph mail client (facts in ../shared/vendors.md).
+//
+//   GraphClient graph(executor, settings);
+//   auto unread = co_await graph.unread_inbox("inbox@msp.example", since);
+//   co_await graph.mark_read("inbox@msp.example", unread.front().id);
+//
+// Client-credentials token from {login_url}/{tenant}/oauth2/v2.0/token, cached until five
+// minutes before it expires (a 401 from the API drops it and retries once with a new one).
+// Every call sends `Prefer: IdType="ImmutableId"`, so ids survive moves, and asks for plain-text
+// bodies. At most `max_concurrent` requests per mailbox are in flight at once (Graph throttles
+// beyond about 4). 429 and 503 are retried after Retry-After by core::http::Client; other
+// failures throw GraphError with the status, Graph's error code and its message.
+#include "core/async/semaphore.hpp"
+#include "core/http/client.hpp"
+#include "core/util/time.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mail_triage::mailbox {
+
+struct GraphSettings {
+  std::string login_url = "https://login.microsoftonline.com";
+  std::string base_url = "https://graph.microsoft.com";
+  std::string tenant_id;
+  std::string client_id;
+  std::string client_secret;
+  std::size_t max_concurrent = 4;  // requests in flight per mailbox
+  int page_size = 50;              // $top
+  core::http::ClientOptions http;
+};
+
+struct MailMessage {
+  std::string id;  // immutable id
+  std::string internet_message_id;
+  std::string subject;
+  std::string body;  // plain text (or the preview when the body is absent)
+  std::string from_address;  // lowercased; empty when the message has no sender
+  std::string from_name;
+  core::Timestamp received_at{};
+  std::string parent_folder_id;
+  bool has_attachments = false;
+  std::map<std::string, std::string> headers;  // internetMessageHeaders, names lowercased
+};
+
+struct GraphError : std::runtime_error {
+  GraphError(int status, std::string code, const std::string& message)
+      : std::runtime_error(message), status(status), code(std::move(code)) {}
+  int status;        // HTTP status; 0 when no response arrived
+  std::string code;  // Graph's error.code, or the token endpoint's error
+};
+
+// Where a message goes: a well-known folder name (inbox, archive, junkemail, deleteditems) or an id.
+using FolderRef = std::string;
+
+class GraphClient {
+ public:
+  GraphClient(boost::asio::any_io_executor executor, GraphSettings settings);
+
+  // Unread messages of the mailbox's Inbox received at or after `since`, every page.
+  boost::asio::awaitable<std::vector<MailMessage>> unread_inbox(std::string mailbox, core::Timestamp since);
+  // Messages from `address` received before `before`, in every folder but Deleted Items.
+  boost::asio::awaitable<std::vector<MailMessage>> from_sender_before(std::string mailbox, std::string address,
+                                                                     core::Timestamp before);
+
+  boost::asio::awaitable<void> mark_read(std::string mailbox, std::string id);
+  boost::asio::awaitable<void> flag(std::string mailbox, std::string id);
+  boost::asio::awaitable<void> move(std::string mailbox, std::string id, FolderRef folder);
+  boost::asio::awaitable<void> remove(std::string mailbox, std::string id);
+
+ private:
+  boost::asio::awaitable<std::string> token();
+  // One API call: bearer token, Prefer headers, the mailbox's concurrency slot; throws GraphError
+  // unless the status is 2xx.
+  boost::asio::awaitable<core::http::OutboundResponse> call(const std::string& mailbox,
+                                                            core::http::OutboundRequest request);
+  boost::asio::awaitable<std::vector<MailMessage>> list(const std::string& mailbox, std::string url);
+  boost::asio::awaitable<std::string> folder_id(const std::string& mailbox, const std::string& well_known);
+  std::string user_url(const std::string& mailbox) const;
+  core::async::Semaphore& slots(const std::string& mailbox);
+
+  GraphSettings settings_;
+  core::http::Client http_;
+  core::async::Semaphore token_refresh_{1};
+  std::mutex mutex_;  // guards the members below
+  std::string token_;
+  std::chrono::steady_clock::time_point token_expires_{};
+  std::map<std::string, std::unique_ptr<core::async::Semaphore>> slots_;
+};
+
+// Parses one message of a Graph message list (exposed for tests).
+MailMessage parse_message(const nlohmann::json& item);
+
+}  // namespace mail_triage::mailbox

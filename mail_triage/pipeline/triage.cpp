@@ -1,0 +1,246 @@
+#include "mail_triage/pipeline/triage.hpp"
+
+#include "core/async/join.hpp"
+#include "core/http/problem.hpp"
+#include "core/log/log.hpp"
+#include "core/util/strings.hpp"
+#include "mail_triage/classifier/openai.hpp"
+#include "mail_triage/classifier/policy.hpp"
+#include "mail_triage/classifier/rules.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+namespace mail_triage::pipeline {
+
+using boost::asio::awaitable;
+using core::http::Problem;
+using nlohmann::json;
+
+namespace {
+
+// Every fetched message is on the log before any is worked on; one already there stays as it is.
+constexpr std::string_view kRecordPending = R"sql(
+  INSERT INTO email_log (mailbox, message_id, internet_message_id, sender_address, sender_name, subject,
+                         received_at, status, run_id)
+  VALUES ($1, $2, nullif($3, ''), lower($4), nullif($5, ''), $6, $7, 'pending', $8)
+  ON CONFLICT (mailbox, message_id) DO NOTHING
+)sql";
+
+// Exactly one run gets a message: pending and failed ones, and ones a crashed run left processing.
+constexpr std::string_view kClaim = R"sql(
+  UPDATE email_log e SET status = 'processing', run_id = $3, error = NULL, updated_at = now()
+  WHERE e.mailbox = $1 AND e.message_id = $2
+    AND (e.status IN ('pending', 'failed')
+         OR (e.status = 'processing' AND e.updated_at < now() - make_interval(mins => $4::integer)))
+  RETURNING e.id
+)sql";
+
+constexpr std::string_view kSender = R"sql(
+  SELECT sender_type_of($1),
+         (SELECT json_build_object('display_name', p.display_name, 'sender_type', p.sender_type,
+                                   'email_types', p.email_types,
+                                   'processing_instructions', p.processing_instructions)
+          FROM sender_profiles p WHERE p.email_address = lower($1) AND p.is_active)
+)sql";
+
+constexpr std::string_view kSkipped = R"sql(
+  UPDATE email_log SET status = 'skipped', sender_type = $2, final_action = 'keep', dry_run = $3,
+                       processed_at = now(), updated_at = now()
+  WHERE id = $1
+)sql";
+
+constexpr std::string_view kCompleted = R"sql(
+  UPDATE email_log SET status = 'completed', sender_type = $2, llm_classification = $3, llm_confidence = $4,
+                       llm_reasoning = $5, final_action = $6, llm_model = $7, llm_prompt_tokens = $8,
+                       llm_completion_tokens = $9, dry_run = $10, error = NULL,
+                       processed_at = now(), updated_at = now()
+  WHERE id = $1
+)sql";
+
+constexpr std::string_view kFailed = R"sql(
+  UPDATE email_log SET status = 'failed', sender_type = coalesce($3, sender_type), error = $2,
+                       processed_at = now(), updated_at = now()
+  WHERE id = $1
+)sql";
+
+constexpr std::string_view kLock = "SELECT pg_try_advisory_lock(hashtext('mail-triage: processing run'))";
+constexpr std::string_view kUnlock = "SELECT pg_advisory_unlock(hashtext('mail-triage: processing run'))";
+
+std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_executor ex, const TriageSettings& s) {
+  if (s.classifier == "openai")
+    return std::make_unique<classifier::OpenAiClassifier>(
+        ex, classifier::OpenAiSettings{.base_url = s.llm_base_url, .api_key = s.llm_api_key, .model = s.llm_model,
+                                       .timeout = s.llm_timeout});
+  return std::make_unique<classifier::RulesClassifier>();
+}
+
+}  // namespace
+
+TriageSettings read_triage_settings(core::config::Reader& env) {
+  TriageSettings s;
+  mailbox::GraphSettings g;
+  g.login_url = env.string("GRAPH_LOGIN_URL", "https://login.microsoftonline.com", "Microsoft identity platform (token endpoint) base URL");
+  g.base_url = env.string("GRAPH_BASE_URL", "https://graph.microsoft.com", "Microsoft Graph base URL");
+  g.tenant_id = env.string("GRAPH_TENANT_ID", "", "Entra tenant id (unset: POST /api/v1/process answers 503)");
+  g.client_id = env.string("GRAPH_CLIENT_ID", "", "app registration (client) id");
+  g.client_secret = env.secret("GRAPH_CLIENT_SECRET", "app client secret");
+  s.mailboxes = env.list("GRAPH_MAILBOX", "", "mailbox(es) to triage, comma-separated");
+  const bool configured = !g.tenant_id.empty() && !g.client_id.empty() && !g.client_secret.empty() && !s.mailboxes.empty();
+  const bool partly = !g.tenant_id.empty() || !g.client_id.empty() || !g.client_secret.empty() || !s.mailboxes.empty();
+  if (partly && !configured)
+    env.fail("GRAPH_TENANT_ID", "GRAPH_TENANT_ID, GRAPH_CLIENT_ID, GRAPH_CLIENT_SECRET and GRAPH_MAILBOX go together: set all four or none");
+  if (configured) s.graph = g;
+  for (auto& m : s.mailboxes) m = core::to_lower(m);
+
+  s.llm_base_url = env.string("LLM_BASE_URL", "", "OpenAI-compatible server, without /v1 (unset: the rules classifier)");
+  s.classifier = env.one_of("CLASSIFIER", s.llm_base_url.empty() ? "rules" : "openai", {"openai", "rules"},
+                            "classifier: openai (needs LLM_BASE_URL) or rules (offline)");
+  if (s.classifier == "openai" && s.llm_base_url.empty() && !env.is_describing())
+    env.fail("LLM_BASE_URL", "CLASSIFIER=openai needs LLM_BASE_URL");
+  s.llm_api_key = env.secret("LLM_API_KEY", "bearer key for the language model server (may be empty for local servers)");
+  s.llm_model = env.string("LLM_MODEL", "gpt-4o-mini", "model name sent with each request");
+  s.llm_timeout = std::chrono::seconds(env.integer("LLM_TIMEOUT_SECONDS", 30, "per model request", {1, 600}));
+  s.llm_concurrency = static_cast<std::size_t>(env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, 256}));
+  s.lookback_days = static_cast<int>(env.integer("PROCESS_LOOKBACK_DAYS", 14, "a run fetches unread mail this many days back", {1, 3650}));
+  s.processing_timeout_minutes = static_cast<int>(
+      env.integer("PROCESSING_TIMEOUT_MINUTES", 30, "a message left processing this long is taken up again", {1, 10080}));
+  s.interval_minutes = static_cast<int>(env.integer("PROCESS_INTERVAL_MINUTES", 0, "run on a schedule every N minutes (0: only on request)", {0, 10080}));
+  s.dry_run = env.boolean("TRIAGE_DRY_RUN", false, "record the intended action, touch nothing in the mailbox");
+  return s;
+}
+
+Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings)
+    : executor_(executor), db_(db), settings_(std::move(settings)), slots_(settings_.llm_concurrency) {
+  if (settings_.graph) graph_ = std::make_unique<mailbox::GraphClient>(executor, *settings_.graph);
+  classifier_ = make_classifier(executor, settings_);
+}
+
+Triage::~Triage() = default;
+
+awaitable<RunResult> Triage::run() {
+  if (!graph_)
+    throw Problem::unavailable("the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
+                               "GRAPH_CLIENT_SECRET and GRAPH_MAILBOX");
+  auto lock = co_await db_.acquire();  // the advisory lock lives as long as this session
+  const auto locked = co_await lock.query(kLock);
+  if (locked.front().text(0) != "t") throw Problem::conflict("a processing run is already under way");
+
+  const std::string run_id = core::random_uuid();
+  RunResult result;
+  result.mailboxes = static_cast<int>(settings_.mailboxes.size());
+  std::exception_ptr failure;
+  try {
+    std::vector<std::function<awaitable<void>()>> mailboxes;
+    for (const auto& mb : settings_.mailboxes)
+      mailboxes.push_back([this, mb, &run_id, &result]() { return run_mailbox(mb, run_id, result); });
+    co_await core::async::join_all(executor_, std::move(mailboxes));
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  co_await lock.query(kUnlock);
+  if (failure) std::rethrow_exception(failure);
+  core::log::info("processing run finished", {{"run_id", run_id}, {"processed", result.processed},
+                                              {"mailbox_errors", result.mailbox_errors.size()}});
+  co_return result;
+}
+
+awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::string& run_id, RunResult& result) {
+  std::vector<mailbox::MailMessage> unread;
+  try {
+    const auto since = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
+                       std::chrono::days(settings_.lookback_days);
+    unread = co_await graph_->unread_inbox(mailbox, since);
+  } catch (const mailbox::GraphError& e) {
+    core::log::error("mailbox could not be read", {{"mailbox", mailbox}, {"error", e.what()}});
+    std::lock_guard lock(results_mutex_);
+    result.mailbox_errors.emplace_back(mailbox, e.what());
+    co_return;
+  }
+  for (const auto& m : unread)
+    co_await db_.query(kRecordPending, mailbox, m.id, m.internet_message_id, m.from_address, m.from_name, m.subject,
+                       core::format_rfc3339(m.received_at), run_id);
+  std::vector<std::function<awaitable<void>()>> tasks;
+  for (const auto& m : unread)
+    tasks.push_back([this, &mailbox, &m, &run_id, &result]() -> awaitable<void> {
+      if (!co_await process(mailbox, m, run_id)) co_return;
+      std::lock_guard lock(results_mutex_);
+      ++result.processed;
+    });
+  co_await core::async::join_all(executor_, std::move(tasks));
+}
+
+awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailMessage& message, const std::string& run_id) {
+  auto permit = co_await slots_.acquire();
+  const auto claimed = co_await db_.query(kClaim, mailbox, message.id, run_id, settings_.processing_timeout_minutes);
+  if (claimed.empty()) co_return false;  // logged before: completed, skipped, or another run has it
+  const std::string id(claimed.front().text(0));
+
+  std::optional<std::string> sender_type;
+  std::string error;
+  try {
+    const auto sender = co_await db_.query(kSender, message.from_address);
+    sender_type = std::string(sender.front().text(0));
+    if (*sender_type == "whitelist") {
+      co_await db_.query(kSkipped, id, *sender_type, settings_.dry_run);
+      co_return true;
+    }
+    std::optional<classifier::SenderHints> hints;
+    if (!sender.front().is_null(1)) {
+      const auto p = json::parse(sender.front().text(1));
+      hints = classifier::SenderHints{.display_name = p.value("display_name", ""),
+                                      .sender_type = p.value("sender_type", ""),
+                                      .email_types = p.value("email_types", std::vector<std::string>{}),
+                                      .processing_instructions = p.value("processing_instructions", "")};
+    }
+    classifier::Mail mail{.from_address = message.from_address, .from_name = message.from_name,
+                          .subject = message.subject, .body = message.body,
+                          .has_attachments = message.has_attachments, .headers = message.headers};
+    const auto c = co_await classifier_->classify(std::move(mail), std::move(hints));
+    const std::string action = classifier::decide({.label = c.label, .confidence = c.confidence, .sender_type = *sender_type},
+                                                  settings_.review_below);
+    if (!settings_.dry_run) co_await act(action, mailbox, message.id);
+    co_await db_.query(kCompleted, id, *sender_type, c.label, c.confidence, c.reasoning, action, c.model,
+                       c.prompt_tokens, c.completion_tokens, settings_.dry_run);
+    co_return true;
+  } catch (const classifier::ClassifierError& e) {
+    error = e.what();
+  } catch (const mailbox::GraphError& e) {
+    error = e.what();
+  }
+  // The database is not in the catch list: a write that fails there ends the run with its error.
+  co_await db_.query(kFailed, id, error, sender_type);
+  core::log::warn("message failed", {{"mailbox", mailbox}, {"entry_id", id}, {"error", error}});
+  co_return true;
+}
+
+awaitable<void> Triage::act(const std::string& action, const std::string& mailbox, const std::string& id) {
+  if (action == "mark_read") co_await graph_->mark_read(mailbox, id);
+  else if (action == "archive") co_await graph_->move(mailbox, id, "archive");
+  else if (action == "junk") co_await graph_->move(mailbox, id, "junkemail");
+  else if (action == "delete") co_await graph_->move(mailbox, id, "deleteditems");
+  else if (action == "review") co_await graph_->flag(mailbox, id);
+  // keep: nothing to do
+}
+
+void Triage::start_schedule() {
+  if (settings_.interval_minutes <= 0 || !graph_) return;
+  boost::asio::co_spawn(
+      executor_,
+      [this]() -> awaitable<void> {
+        boost::asio::steady_timer timer(executor_);
+        for (;;) {
+          timer.expires_after(std::chrono::minutes(settings_.interval_minutes));
+          co_await timer.async_wait(boost::asio::use_awaitable);
+          try {
+            co_await run();
+          } catch (const std::exception& e) {  // a run already under way, the database down ...
+            core::log::warn("scheduled processing run did not run", {{"error", e.what()}});
+          }
+        }
+      },
+      boost::asio::detached);
+}
+
+}  // namespace mail_triage::pipeline

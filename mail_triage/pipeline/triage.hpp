@@ -1,0 +1,79 @@
+#pragma once
+// The processing run of POST /api/v1/process (issue 4): fetch unread mail of the last
+// PROCESS_LOOKBACK_DAYS from every mailbox, resolve who sent it, classify it, act on it, log it.
+//
+// Per message: recorded `pending`, then claimed (`processing`) by exactly one run, then
+// `skipped` (whitelisted sender, no model call, mailbox untouched), `completed` (classified and
+// acted on, or only the intended action recorded under TRIAGE_DRY_RUN) or `failed` (the error
+// recorded; the next run tries again). A message already completed or skipped is never claimed
+// again; one left `processing` by a crashed run is claimed again after PROCESSING_TIMEOUT_MINUTES.
+//
+// One run at a time across every instance: a session advisory lock held on one connection for
+// the run (released by PostgreSQL if the instance dies). Model calls, and the database and mail
+// work around them, run up to LLM_CONCURRENCY messages at once; each mailbox gets at most four
+// Graph requests at once. A mailbox that cannot be read is reported and the others go on.
+#include "core/async/semaphore.hpp"
+#include "core/config/config.hpp"
+#include "core/db/pool.hpp"
+#include "mail_triage/classifier/classifier.hpp"
+#include "mail_triage/mailbox/graph.hpp"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mail_triage::pipeline {
+
+struct TriageSettings {
+  std::optional<mailbox::GraphSettings> graph;  // nullopt: GRAPH_* not configured
+  std::vector<std::string> mailboxes;
+  std::string classifier;  // openai | rules
+  std::string llm_base_url, llm_api_key, llm_model;
+  std::chrono::seconds llm_timeout{30};
+  std::size_t llm_concurrency = 4;
+  int lookback_days = 14;
+  int processing_timeout_minutes = 30;
+  int interval_minutes = 0;  // 0: no schedule
+  double review_below = 0.6;
+  bool dry_run = false;
+};
+
+// Reads the GRAPH_*, CLASSIFIER, LLM_*, PROCESS_*, TRIAGE_* variables (also for --help).
+TriageSettings read_triage_settings(core::config::Reader& env);
+
+struct RunResult {
+  int processed = 0;  // messages claimed and handled by this run
+  std::vector<std::pair<std::string, std::string>> mailbox_errors;  // mailbox, what went wrong
+  int mailboxes = 0;
+};
+
+class Triage {
+ public:
+  Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings);
+  ~Triage();
+
+  // Throws Problem 409 while another run holds the lock, 503 when the mail platform is not configured.
+  boost::asio::awaitable<RunResult> run();
+  // Runs every `interval_minutes` until the executor stops (when configured).
+  void start_schedule();
+
+  const TriageSettings& settings() const { return settings_; }
+
+ private:
+  boost::asio::awaitable<void> run_mailbox(const std::string& mailbox, const std::string& run_id, RunResult& result);
+  boost::asio::awaitable<bool> process(const std::string& mailbox, const mailbox::MailMessage& message,
+                                       const std::string& run_id);
+  boost::asio::awaitable<void> act(const std::string& action, const std::string& mailbox, const std::string& id);
+
+  boost::asio::any_io_executor executor_;
+  core::db::Pool& db_;
+  TriageSettings settings_;
+  std::unique_ptr<mailbox::GraphClient> graph_;
+  std::unique_ptr<classifier::Classifier> classifier_;
+  core::async::Semaphore slots_;
+  std::mutex results_mutex_;  // RunResult is filled by tasks on several threads
+};
+
+}  // namespace mail_triage::pipeline

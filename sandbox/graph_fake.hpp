@@ -1,0 +1,100 @@
+#pragma once
+// A fake of Microsoft Graph's mail API and its token endpoint, following the published shapes in
+// ../shared/vendors.md: client-credentials tokens, message lists with $filter/$select/$top and
+// nextLink paging ($skip), mail folders by well-known name, PATCH, move, DELETE, Graph's error
+// body, and switches for 429 with Retry-After, 5xx and latency. Ids change on move unless the
+// caller sends `Prefer: IdType="ImmutableId"`, as on the real service.
+//
+// Control routes (for tests in other processes and the demo), under /_sandbox/graph:
+//   POST   /_sandbox/graph/reset                              forget every mailbox and switch
+//   POST   /_sandbox/graph/mailboxes/{mailbox}                create an empty mailbox
+//   POST   /_sandbox/graph/mailboxes/{mailbox}/seed           {count, seed}: a realistic demo mailbox
+//   POST   /_sandbox/graph/mailboxes/{mailbox}/messages       one message (see MessageSpec) → {id}
+//   GET    /_sandbox/graph/mailboxes/{mailbox}/messages       every message with folder, isRead, flag
+//   PUT    /_sandbox/graph/faults                             {throttle, retry_after, server_errors,
+//                                                              status, latency_ms}
+//   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
+#include "core/http/router.hpp"
+#include "core/util/time.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace sandbox {
+
+struct GraphFakeOptions {
+  std::string client_id = "sandbox-client";
+  std::string client_secret = "sandbox-secret";
+  std::chrono::seconds token_lifetime{3599};
+};
+
+struct FakeMessage {
+  std::string id;
+  std::string internet_message_id;
+  std::string subject;
+  std::string body;  // plain text
+  std::string from_address;
+  std::string from_name;
+  std::string folder = "inbox";  // well-known folder name
+  core::Timestamp received_at{};
+  bool is_read = false;
+  std::string flag = "notFlagged";
+  bool has_attachments = false;
+  std::vector<std::pair<std::string, std::string>> headers;  // internetMessageHeaders
+};
+
+struct GraphFaults {
+  int throttle = 0;       // the next N API calls answer 429
+  int retry_after = 1;    // seconds, in the 429's Retry-After
+  int server_errors = 0;  // the next N API calls answer `status`
+  int status = 503;
+  std::chrono::milliseconds latency{0};  // added to every API call
+};
+
+class GraphFake {
+ public:
+  explicit GraphFake(GraphFakeOptions options = {});
+
+  void install(core::http::Router& router);
+
+  // The state behind the control routes, for tests in this process.
+  void reset();
+  void create_mailbox(const std::string& mailbox);
+  std::string add_message(const std::string& mailbox, FakeMessage message);  // returns the id
+  void seed(const std::string& mailbox, int count, std::uint32_t seed = 1);
+  std::vector<FakeMessage> messages(const std::string& mailbox) const;
+  std::vector<FakeMessage> deleted(const std::string& mailbox) const;
+  void set_faults(GraphFaults faults);
+  nlohmann::json stats() const;
+
+ private:
+  struct Mailbox {
+    std::vector<FakeMessage> messages;
+    std::vector<FakeMessage> deleted;
+    int in_flight = 0;
+    int most_in_flight = 0;
+  };
+  struct Call;  // one API call: its mailbox's in-flight count, released when done
+
+  std::string folder_id(const std::string& mailbox, const std::string& name) const;
+  std::optional<std::string> folder_name(const std::string& mailbox, const std::string& ref) const;
+  nlohmann::json render(const std::string& mailbox, const FakeMessage& m, bool text_body) const;
+  std::string new_id();
+
+  GraphFakeOptions options_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Mailbox> mailboxes_;
+  std::map<std::string, std::chrono::steady_clock::time_point> tokens_;
+  GraphFaults faults_;
+  std::int64_t requests_ = 0;
+  std::int64_t tokens_issued_ = 0;
+  std::int64_t next_id_ = 1;
+};
+
+}  // namespace sandbox

@@ -1,0 +1,67 @@
+#include "sandbox/sandbox.hpp"
+
+#include "core/http/middleware.hpp"
+#include "core/http/server.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <thread>
+
+namespace sandbox {
+
+namespace asio = boost::asio;
+using core::http::Request;
+using core::http::Response;
+
+core::http::Router routes(Fakes& fakes) {
+  core::http::Router r;
+  r.get("/healthz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ok"}}); });
+  r.get("/readyz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ready"}}); });
+  r.get("/_sandbox", [](Request&) -> asio::awaitable<Response> {
+    co_return Response::json({{"fakes",
+                               {{{"name", "microsoft-graph"},
+                                 {"serves", {"POST /{tenant}/oauth2/v2.0/token", "/v1.0/users/{mailbox}/..."}},
+                                 {"control", "/_sandbox/graph"}},
+                                {{"name", "openai-chat-completions"},
+                                 {"serves", {"POST /v1/chat/completions"}},
+                                 {"control", "/_sandbox/model"}}}}});
+  });
+  fakes.graph.install(r);
+  fakes.model.install(r);
+  return r;
+}
+
+struct InProcess::Impl {
+  Impl(GraphFakeOptions g, ModelFakeOptions m)
+      : fakes(std::move(g), std::move(m)),
+        router(routes(fakes)),
+        server(io.get_executor(), core::http::ServerOptions{.shutdown_timeout = std::chrono::seconds(1)},
+               {core::http::request_id(), core::http::problems()},
+               [this](Request& req) { return router(req); }) {}
+  Fakes fakes;
+  asio::io_context io;
+  core::http::Router router;
+  core::http::Server server;
+  std::thread thread;
+};
+
+InProcess::InProcess(GraphFakeOptions graph_options, ModelFakeOptions model_options)
+    : impl_(std::make_unique<Impl>(std::move(graph_options), std::move(model_options))) {
+  impl_->server.start();
+  impl_->thread = std::thread([this] { impl_->io.run(); });
+}
+
+InProcess::~InProcess() {
+  asio::co_spawn(impl_->io, impl_->server.stop(), asio::use_future).get();
+  impl_->io.stop();
+  impl_->thread.join();
+}
+
+std::uint16_t InProcess::port() const { return impl_->server.port(); }
+std::string InProcess::url() const { return "http://127.0.0.1:" + std::to_string(port()); }
+GraphFake& InProcess::graph() { return impl_->fakes.graph; }
+ModelFake& InProcess::model() { return impl_->fakes.model; }
+
+}  // namespace sandbox

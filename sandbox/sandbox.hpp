@@ -1,0 +1,40 @@
+#pragma once
+// The fakes the sandbox serves, and a way to run them inside a test process.
+//
+//   sandbox::InProcess fakes;                       // a free loopback port, its own I/O thread
+//   fakes.graph().seed("inbox@msp.example", 50);
+//   env["GRAPH_BASE_URL"] = fakes.url();
+#include "core/http/router.hpp"
+#include "sandbox/graph_fake.hpp"
+#include "sandbox/model_fake.hpp"
+
+#include <memory>
+#include <string>
+
+namespace sandbox {
+
+struct Fakes {
+  explicit Fakes(GraphFakeOptions graph_options = {}, ModelFakeOptions model_options = {})
+      : graph(std::move(graph_options)), model(std::move(model_options)) {}
+  GraphFake graph;
+  ModelFake model;
+};
+
+// /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
+core::http::Router routes(Fakes& fakes);
+
+class InProcess {
+ public:
+  explicit InProcess(GraphFakeOptions graph_options = {}, ModelFakeOptions model_options = {});
+  ~InProcess();
+  std::uint16_t port() const;
+  std::string url() const;  // http://127.0.0.1:<port>
+  GraphFake& graph();
+  ModelFake& model();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sandbox
