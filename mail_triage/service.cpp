@@ -27,6 +27,7 @@ const core::app::ServiceDefinition& definition() {
           auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings);
           install_process_routes(ctx, triage);
           triage->start_schedule();
+          ctx.stop_hooks.push_back([triage] { triage->stop_schedule(); });
           install_log_routes(ctx);
           install_sender_routes(ctx);
           install_purge_rule_routes(ctx);

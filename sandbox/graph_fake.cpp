@@ -1,11 +1,9 @@
 #include "sandbox/graph_fake.hpp"
 
+#include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
 #include "sandbox/demo_mail.hpp"
 
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
 #include <functional>
@@ -66,12 +64,6 @@ bool prefers(const Request& req, std::string_view what) {
     if (core::iequals(field.name_string(), "prefer") && field.value().find(what) != std::string_view::npos)
       return true;
   return false;
-}
-
-awaitable<void> pause(std::chrono::milliseconds d) {
-  if (d.count() <= 0) co_return;
-  asio::steady_timer timer(co_await asio::this_coro::executor, d);
-  co_await timer.async_wait(asio::use_awaitable);
 }
 
 // --- $filter: clauses `<property> <op> <literal>` joined by `and` -------------------------------
@@ -238,6 +230,11 @@ std::vector<FakeMessage> GraphFake::deleted(const std::string& mailbox) const {
   return it == mailboxes_.end() ? std::vector<FakeMessage>{} : it->second.deleted;
 }
 
+void GraphFake::revoke_tokens() {
+  std::lock_guard lock(mutex_);
+  tokens_.clear();
+}
+
 void GraphFake::set_faults(GraphFaults faults) {
   std::lock_guard lock(mutex_);
   faults_ = faults;
@@ -334,7 +331,7 @@ void GraphFake::install(core::http::Router& router) {
         if (faults_.throttle > 0) --faults_.throttle;
         else if (faults_.server_errors > 0) --faults_.server_errors;
       }
-      co_await pause(faults.latency);
+      co_await core::async::sleep_for(faults.latency);
       if (!authorised)
         co_return graph_error(401, "InvalidAuthenticationToken", token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
       if (faults.throttle > 0) {

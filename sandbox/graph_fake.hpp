@@ -71,6 +71,7 @@ class GraphFake {
   std::vector<FakeMessage> messages(const std::string& mailbox) const;
   std::vector<FakeMessage> deleted(const std::string& mailbox) const;
   void set_faults(GraphFaults faults);
+  void revoke_tokens();  // every issued token stops working, as after a secret rotation
   nlohmann::json stats() const;
 
  private:

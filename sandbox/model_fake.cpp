@@ -1,10 +1,8 @@
 #include "sandbox/model_fake.hpp"
 
+#include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
 
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
 
@@ -121,10 +119,7 @@ void ModelFake::install(core::http::Router& router) {
       }
     } leave{this};
 
-    if (faults.latency.count() > 0) {
-      asio::steady_timer timer(co_await asio::this_coro::executor, faults.latency);
-      co_await timer.async_wait(asio::use_awaitable);
-    }
+    co_await core::async::sleep_for(faults.latency);
     if (faults.fail > 0) {
       if (faults.status == 429) {
         auto res = openai_error(429, "Rate limit reached for requests", "requests", nullptr, "rate_limit_exceeded");

@@ -95,7 +95,7 @@ std::uint16_t Service::start() {
   pipeline_.add(http::request_id());
   if (common_.access_log) pipeline_.add(http::access_log());
   pipeline_.add(http::problems());
-  Context ctx{io_.get_executor(), *pool_, router_, pipeline_};
+  Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_};
   if (setup_) setup_(ctx);
 
   server_ = std::make_unique<http::Server>(io_.get_executor(), common_.server, pipeline_,
@@ -123,6 +123,7 @@ awaitable<http::Response> Service::readyz() {
 awaitable<void> Service::shutdown() {
   log::info("shutting down");
   co_await server_->stop();
+  for (auto& hook : stop_hooks_) hook();
   pool_->close();
   work_.reset();
   log::info("stopped");

@@ -22,6 +22,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include <functional>
+#include <vector>
 #include <memory>
 #include <span>
 #include <thread>
@@ -34,6 +35,10 @@ struct Context {
   db::Pool& db;
   http::Router& router;
   http::Pipeline& pipeline;  // service middleware, run after request id, access log and problems
+  // Work the service runs besides requests (a schedule, a listener) registers how to end it here:
+  // on shutdown the hooks run after the server has stopped and before the pool closes, so that
+  // nothing keeps the I/O threads waiting.
+  std::vector<std::function<void()>>& stop_hooks;
 };
 
 using Setup = std::function<void(Context&)>;
@@ -93,6 +98,7 @@ class Service {
   std::unique_ptr<db::Pool> pool_;
   http::Router router_;
   http::Pipeline pipeline_;
+  std::vector<std::function<void()>> stop_hooks_;
   std::unique_ptr<http::Server> server_;
   std::vector<std::thread> threads_;
   std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;

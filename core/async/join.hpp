@@ -44,10 +44,7 @@ struct JoinState {
     }
     if (wake) wake();
   }
-  bool has_failed() {
-    std::lock_guard lock(mutex);
-    return static_cast<bool>(first_error);
-  }
+
 };
 
 }  // namespace detail
@@ -88,7 +85,7 @@ inline boost::asio::awaitable<void> join_all(boost::asio::any_io_executor execut
       };
   co_await boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void()>(wait_for_all,
                                                                                        boost::asio::use_awaitable);
-  if (state->has_failed()) std::rethrow_exception(state->first_error);
+  if (state->first_error) std::rethrow_exception(state->first_error);  // every task has ended: no lock needed
 }
 
 }  // namespace core::async

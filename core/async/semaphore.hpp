@@ -27,7 +27,7 @@ namespace core::async {
 
 class Semaphore {
  public:
-  explicit Semaphore(std::size_t permits) : available_(permits), capacity_(permits) {}
+  explicit Semaphore(std::size_t permits) : available_(permits) {}
   Semaphore(const Semaphore&) = delete;
   Semaphore& operator=(const Semaphore&) = delete;
 
@@ -60,7 +60,6 @@ class Semaphore {
     co_return Permit(this);
   }
 
-  std::size_t capacity() const { return capacity_; }
   std::size_t available() const {
     std::lock_guard lock(mutex_);
     return available_;
@@ -103,7 +102,6 @@ class Semaphore {
 
   mutable std::mutex mutex_;
   std::size_t available_;
-  const std::size_t capacity_;
   std::deque<std::function<void()>> waiters_;
 };
 

@@ -1,10 +1,9 @@
-#include "core/async/join.hpp"
 #include "core/async/semaphore.hpp"
+#include "core/async/sleep.hpp"
 
 #include "core/testing/testing.hpp"
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,15 +13,6 @@
 namespace asio = boost::asio;
 using core::async::Semaphore;
 using namespace std::chrono_literals;
-
-namespace {
-
-asio::awaitable<void> pause(std::chrono::milliseconds d) {
-  asio::steady_timer timer(co_await asio::this_coro::executor, d);
-  co_await timer.async_wait(asio::use_awaitable);
-}
-
-}  // namespace
 
 TEST(Semaphore, NeverLetsMoreThanItsPermitsIn) {
   core::testing::IoThreads io(4);
@@ -37,7 +27,7 @@ TEST(Semaphore, NeverLetsMoreThanItsPermitsIn) {
           const int now = ++inside;
           for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
           }
-          co_await pause(2ms);
+          co_await core::async::sleep_for(2ms);
           --inside;
           ++done;
         },
@@ -64,7 +54,7 @@ TEST(Semaphore, ServesWaitersInArrivalOrder) {
         },
         asio::use_future));
     // one I/O thread runs handlers in order: the waiter queues before this pause ends
-    io.run([]() -> asio::awaitable<void> { co_await pause(1ms); }());
+    io.run([]() -> asio::awaitable<void> { co_await core::async::sleep_for(1ms); }());
   }
   EXPECT_TRUE(order.empty());  // nobody got in while the first permit was held
   first.reset();
@@ -85,39 +75,4 @@ TEST(Semaphore, AMovedPermitIsReturnedOnce) {
     b.reset();
     EXPECT_EQ(slots.available(), 2u);
   }());
-}
-
-TEST(JoinAll, RunsTasksSideBySideAndWaitsForEveryOne) {
-  core::testing::IoThreads io(2);
-  std::atomic<int> inside{0}, most{0}, done{0};
-  std::vector<std::function<asio::awaitable<void>()>> tasks;
-  for (int i = 0; i < 8; ++i)
-    tasks.push_back([&]() -> asio::awaitable<void> {
-      const int now = ++inside;
-      for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
-      }
-      co_await pause(20ms);
-      --inside;
-      ++done;
-    });
-  io.run(core::async::join_all(io.executor(), std::move(tasks)));
-  EXPECT_EQ(done, 8);
-  EXPECT_EQ(most, 8);  // all were under way at once
-}
-
-TEST(JoinAll, FinishesEveryTaskThenRethrowsTheFirstError) {
-  core::testing::IoThreads io(1);
-  std::atomic<int> done{0};
-  std::vector<std::function<asio::awaitable<void>()>> tasks;
-  tasks.push_back([]() -> asio::awaitable<void> {
-    co_await pause(1ms);
-    throw std::runtime_error("mailbox one failed");
-  });
-  tasks.push_back([&]() -> asio::awaitable<void> {
-    co_await pause(30ms);
-    ++done;
-  });
-  EXPECT_THROW(io.run(core::async::join_all(io.executor(), std::move(tasks))), std::runtime_error);
-  EXPECT_EQ(done, 1);
-  io.run(core::async::join_all(io.executor(), {}));  // nothing to wait for
 }

@@ -14,7 +14,7 @@ void install_process_routes(core::app::Context& ctx, std::shared_ptr<pipeline::T
   // read. When none could, the run is a 502 naming what the mail platform said.
   ctx.router.post("/api/v1/process", [triage](Request&) -> awaitable<Response> {
     const auto result = co_await triage->run();
-    if (result.mailboxes > 0 && static_cast<int>(result.mailbox_errors.size()) == result.mailboxes) {
+    if (!result.mailbox_errors.empty() && result.mailbox_errors.size() == triage->settings().mailboxes.size()) {
       throw Problem(core::http::Status::bad_gateway, "mail-platform-error",
                     "no mailbox could be read: " + result.mailbox_errors.front().second);
     }

@@ -40,6 +40,28 @@ bool worth_retrying(const OutboundResponse& res) {
   return res.status != 429 || res.body.find("insufficient_quota") == std::string::npos;
 }
 
+// The first choice's message content; a refusal or a missing message is a ClassifierError.
+std::string reply_content(const json& answer) {
+  const json* message = nullptr;
+  if (answer.is_object() && answer.contains("choices") && answer["choices"].is_array() && !answer["choices"].empty() &&
+      answer["choices"][0].is_object() && answer["choices"][0].contains("message"))
+    message = &answer["choices"][0]["message"];
+  if (!message || !message->is_object()) throw ClassifierError("the language model's answer has no message");
+  if (message->contains("refusal") && (*message)["refusal"].is_string())
+    throw ClassifierError("the model refused: " + (*message)["refusal"].get<std::string>());
+  if (!message->contains("content") || !(*message)["content"].is_string())
+    throw ClassifierError("the language model's answer has no message content");
+  return (*message)["content"].get<std::string>();
+}
+
+// usage.<field> when the server reports it as a count, else 0 (usage is informational).
+int token_count(const json& answer, const char* field) {
+  const auto usage = answer.find("usage");
+  if (usage == answer.end() || !usage->is_object()) return 0;
+  const auto n = usage->find(field);
+  return n != usage->end() && n->is_number_unsigned() ? n->get<int>() : 0;
+}
+
 }  // namespace
 
 json prompt_messages(const Mail& mail, const std::optional<SenderHints>& hints, const std::string& boundary,
@@ -90,7 +112,7 @@ Classification parse_reply(std::string_view content) {
 
 OpenAiClassifier::OpenAiClassifier(boost::asio::any_io_executor executor, OpenAiSettings settings)
     : settings_(std::move(settings)),
-      http_(std::move(executor), core::http::ClientOptions{.total_timeout = settings_.timeout, .max_retries = 3}) {}
+      http_(std::move(executor), core::http::ClientOptions{.total_timeout = settings_.timeout}) {}
 
 awaitable<Classification> OpenAiClassifier::classify(Mail mail, std::optional<SenderHints> hints) {
   const json messages = prompt_messages(mail, hints, core::random_hex(8), settings_.max_body_chars);
@@ -120,17 +142,10 @@ awaitable<Classification> OpenAiClassifier::classify(Mail mail, std::optional<Se
     if (!res.ok())
       throw ClassifierError("language model answered " + std::to_string(res.status) + ": " + error_message(res));
     const auto answer = json::parse(res.body, nullptr, false);
-    const json content_value = answer.is_object() ? answer.value("/choices/0/message/content"_json_pointer, json()) : json();
-    if (answer.is_object() && answer.contains("choices") && answer["choices"].is_array() && !answer["choices"].empty()) {
-      const auto& message = answer["choices"][0].value("message", json::object());
-      if (message.contains("refusal") && message["refusal"].is_string())
-        throw ClassifierError("the model refused: " + message["refusal"].get<std::string>());
-    }
-    if (!content_value.is_string()) throw ClassifierError("the language model's answer has no message content");
-    Classification c = parse_reply(content_value.get<std::string>());
-    c.model = answer.value("model", settings_.model);
-    c.prompt_tokens = answer.value("/usage/prompt_tokens"_json_pointer, 0);
-    c.completion_tokens = answer.value("/usage/completion_tokens"_json_pointer, 0);
+    Classification c = parse_reply(reply_content(answer));
+    c.model = answer.contains("model") && answer["model"].is_string() ? answer["model"].get<std::string>() : settings_.model;
+    c.prompt_tokens = token_count(answer, "prompt_tokens");
+    c.completion_tokens = token_count(answer, "completion_tokens");
     co_return c;
   }
   throw ClassifierError("the language model refused both json_schema and json_object output");

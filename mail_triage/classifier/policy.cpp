@@ -7,9 +7,9 @@ const std::vector<std::string>& actions() {
   return a;
 }
 
-std::string decide(const PolicyInput& in, double review_below) {
+std::string decide(const PolicyInput& in) {
   const bool known_sender = in.sender_type == "customer" || in.sender_type == "vendor";
-  if (in.confidence < review_below) return "review";
+  if (in.confidence < kReviewBelow) return "review";
   if (in.label == "phishing") return "review";
   if (in.label == "spam") {
     if (known_sender) return "review";

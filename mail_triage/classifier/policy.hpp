@@ -28,6 +28,9 @@ struct PolicyInput {
   std::string_view sender_type;  // customer, vendor, unknown
 };
 
-std::string decide(const PolicyInput& in, double review_below = 0.6);
+// Below this confidence a person looks at the message, whatever the label.
+inline constexpr double kReviewBelow = 0.6;
+
+std::string decide(const PolicyInput& in);
 
 }  // namespace mail_triage::classifier

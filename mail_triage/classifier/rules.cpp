@@ -68,7 +68,9 @@ Classification classify_by_rules(const Mail& mail, const std::optional<SenderHin
       score[signal.label] += signal.weight * static_cast<int>(2 * in_subject + in_body);
       why.push_back("\"" + phrase + "\"");
     }
-  const bool bulk = mail.headers.contains("list-unsubscribe") || core::iequals(mail.headers.count("precedence") ? mail.headers.at("precedence") : "", "bulk");
+  const auto precedence = mail.headers.find("precedence");
+  const bool bulk = mail.headers.contains("list-unsubscribe") ||
+                    (precedence != mail.headers.end() && core::iequals(precedence->second, "bulk"));
   if (bulk) {
     score["newsletter"] += 4;
     score["marketing"] += 3;

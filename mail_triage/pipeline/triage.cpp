@@ -10,7 +10,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/redirect_error.hpp>
 
 namespace mail_triage::pipeline {
 
@@ -20,11 +20,15 @@ using nlohmann::json;
 
 namespace {
 
-// Every fetched message is on the log before any is worked on; one already there stays as it is.
+// Every fetched message of a mailbox is on the log, in one statement, before any is worked on;
+// one already there stays as it is.
 constexpr std::string_view kRecordPending = R"sql(
   INSERT INTO email_log (mailbox, message_id, internet_message_id, sender_address, sender_name, subject,
                          received_at, status, run_id)
-  VALUES ($1, $2, nullif($3, ''), lower($4), nullif($5, ''), $6, $7, 'pending', $8)
+  SELECT $1, m.id, nullif(m.internet_id, ''), lower(m.sender), nullif(m.name, ''), m.subject, m.received,
+         'pending', $2
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+       AS m(id, internet_id, sender, name, subject, received)
   ON CONFLICT (mailbox, message_id) DO NOTHING
 )sql";
 
@@ -106,13 +110,19 @@ TriageSettings read_triage_settings(core::config::Reader& env) {
   s.lookback_days = static_cast<int>(env.integer("PROCESS_LOOKBACK_DAYS", 14, "a run fetches unread mail this many days back", {1, 3650}));
   s.processing_timeout_minutes = static_cast<int>(
       env.integer("PROCESSING_TIMEOUT_MINUTES", 30, "a message left processing this long is taken up again", {1, 10080}));
-  s.interval_minutes = static_cast<int>(env.integer("PROCESS_INTERVAL_MINUTES", 0, "run on a schedule every N minutes (0: only on request)", {0, 10080}));
+  s.interval = std::chrono::minutes(
+      env.integer("PROCESS_INTERVAL_MINUTES", 0, "run on a schedule every N minutes (0: only on request)", {0, 10080}));
   s.dry_run = env.boolean("TRIAGE_DRY_RUN", false, "record the intended action, touch nothing in the mailbox");
   return s;
 }
 
 Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings)
-    : executor_(executor), db_(db), settings_(std::move(settings)), slots_(settings_.llm_concurrency) {
+    : executor_(executor),
+      db_(db),
+      settings_(std::move(settings)),
+      slots_(settings_.llm_concurrency),
+      schedule_strand_(boost::asio::make_strand(executor)),
+      schedule_timer_(schedule_strand_) {
   if (settings_.graph) graph_ = std::make_unique<mailbox::GraphClient>(executor, *settings_.graph);
   classifier_ = make_classifier(executor, settings_);
 }
@@ -129,7 +139,6 @@ awaitable<RunResult> Triage::run() {
 
   const std::string run_id = core::random_uuid();
   RunResult result;
-  result.mailboxes = static_cast<int>(settings_.mailboxes.size());
   std::exception_ptr failure;
   try {
     std::vector<std::function<awaitable<void>()>> mailboxes;
@@ -158,9 +167,17 @@ awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::strin
     result.mailbox_errors.emplace_back(mailbox, e.what());
     co_return;
   }
-  for (const auto& m : unread)
-    co_await db_.query(kRecordPending, mailbox, m.id, m.internet_message_id, m.from_address, m.from_name, m.subject,
-                       core::format_rfc3339(m.received_at), run_id);
+  std::vector<std::string> ids, internet_ids, senders, names, subjects, received;
+  for (const auto& m : unread) {
+    ids.push_back(m.id);
+    internet_ids.push_back(m.internet_message_id);
+    senders.push_back(m.from_address);
+    names.push_back(m.from_name);
+    subjects.push_back(m.subject);
+    received.push_back(core::format_rfc3339(m.received_at));
+  }
+  if (!unread.empty())
+    co_await db_.query(kRecordPending, mailbox, run_id, ids, internet_ids, senders, names, subjects, received);
   std::vector<std::function<awaitable<void>()>> tasks;
   for (const auto& m : unread)
     tasks.push_back([this, &mailbox, &m, &run_id, &result]() -> awaitable<void> {
@@ -198,8 +215,8 @@ awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailM
                           .subject = message.subject, .body = message.body,
                           .has_attachments = message.has_attachments, .headers = message.headers};
     const auto c = co_await classifier_->classify(std::move(mail), std::move(hints));
-    const std::string action = classifier::decide({.label = c.label, .confidence = c.confidence, .sender_type = *sender_type},
-                                                  settings_.review_below);
+    const std::string action =
+        classifier::decide({.label = c.label, .confidence = c.confidence, .sender_type = *sender_type});
     if (!settings_.dry_run) co_await act(action, mailbox, message.id);
     co_await db_.query(kCompleted, id, *sender_type, c.label, c.confidence, c.reasoning, action, c.model,
                        c.prompt_tokens, c.completion_tokens, settings_.dry_run);
@@ -225,22 +242,30 @@ awaitable<void> Triage::act(const std::string& action, const std::string& mailbo
 }
 
 void Triage::start_schedule() {
-  if (settings_.interval_minutes <= 0 || !graph_) return;
+  if (settings_.interval.count() <= 0 || !graph_) return;
   boost::asio::co_spawn(
-      executor_,
-      [this]() -> awaitable<void> {
-        boost::asio::steady_timer timer(executor_);
-        for (;;) {
-          timer.expires_after(std::chrono::minutes(settings_.interval_minutes));
-          co_await timer.async_wait(boost::asio::use_awaitable);
+      schedule_strand_,
+      [self = shared_from_this()]() -> awaitable<void> {
+        while (!self->schedule_stopped_) {
+          self->schedule_timer_.expires_after(self->settings_.interval);
+          boost::system::error_code cancelled;
+          co_await self->schedule_timer_.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, cancelled));
+          if (self->schedule_stopped_) break;
           try {
-            co_await run();
+            co_await self->run();
           } catch (const std::exception& e) {  // a run already under way, the database down ...
             core::log::warn("scheduled processing run did not run", {{"error", e.what()}});
           }
         }
       },
       boost::asio::detached);
+}
+
+void Triage::stop_schedule() {
+  boost::asio::post(schedule_strand_, [self = shared_from_this()] {
+    self->schedule_stopped_ = true;
+    self->schedule_timer_.cancel();
+  });
 }
 
 }  // namespace mail_triage::pipeline

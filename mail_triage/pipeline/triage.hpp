@@ -13,6 +13,10 @@
 // work around them, run up to LLM_CONCURRENCY messages at once; each mailbox gets at most four
 // Graph requests at once. A mailbox that cannot be read is reported and the others go on.
 #include "core/async/semaphore.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
 #include "mail_triage/classifier/classifier.hpp"
@@ -35,8 +39,7 @@ struct TriageSettings {
   std::size_t llm_concurrency = 4;
   int lookback_days = 14;
   int processing_timeout_minutes = 30;
-  int interval_minutes = 0;  // 0: no schedule
-  double review_below = 0.6;
+  std::chrono::milliseconds interval{0};  // PROCESS_INTERVAL_MINUTES; 0: no schedule
   bool dry_run = false;
 };
 
@@ -46,18 +49,19 @@ TriageSettings read_triage_settings(core::config::Reader& env);
 struct RunResult {
   int processed = 0;  // messages claimed and handled by this run
   std::vector<std::pair<std::string, std::string>> mailbox_errors;  // mailbox, what went wrong
-  int mailboxes = 0;
 };
 
-class Triage {
+class Triage : public std::enable_shared_from_this<Triage> {
  public:
   Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings);
   ~Triage();
 
   // Throws Problem 409 while another run holds the lock, 503 when the mail platform is not configured.
   boost::asio::awaitable<RunResult> run();
-  // Runs every `interval_minutes` until the executor stops (when configured).
+  // Runs every `interval` (when set) until stop_schedule(). The schedule keeps the Triage alive
+  // (create it with make_shared) until its loop has ended; a run under way finishes first.
   void start_schedule();
+  void stop_schedule();
 
   const TriageSettings& settings() const { return settings_; }
 
@@ -74,6 +78,10 @@ class Triage {
   std::unique_ptr<classifier::Classifier> classifier_;
   core::async::Semaphore slots_;
   std::mutex results_mutex_;  // RunResult is filled by tasks on several threads
+  // The schedule's loop, its timer and its flag live on this strand.
+  boost::asio::strand<boost::asio::any_io_executor> schedule_strand_;
+  boost::asio::steady_timer schedule_timer_;
+  bool schedule_stopped_ = false;
 };
 
 }  // namespace mail_triage::pipeline

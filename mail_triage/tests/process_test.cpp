@@ -1,6 +1,7 @@
 // POST /api/v1/process end to end: the service against the Graph and model fakes (in-process
 // sandbox) and a real PostgreSQL database.
 #include "core/testing/testing.hpp"
+#include "mail_triage/pipeline/triage.hpp"
 #include "mail_triage/service.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -21,7 +22,8 @@ struct ProcessTest : ::testing::Test {
   core::testing::TestDatabase database{mail_triage::definition().migrations};
   std::unique_ptr<core::testing::RunningService> svc;
 
-  void start(std::map<std::string, std::string> extra = {}) {
+  // The service's environment: Graph and the model server are the in-process fakes.
+  core::config::Environment environment(const std::map<std::string, std::string>& extra = {}) {
     std::map<std::string, std::string> env = {
         {"API_KEYS", "k"},
         {"GRAPH_LOGIN_URL", fakes.url()},
@@ -34,8 +36,10 @@ struct ProcessTest : ::testing::Test {
         {"LLM_TIMEOUT_SECONDS", "5"},
     };
     for (auto& [k, v] : extra) env[k] = v;
-    svc = std::make_unique<core::testing::RunningService>(mail_triage::definition(), database.url(),
-                                                           core::config::Environment(env.begin(), env.end()));
+    return core::config::Environment(env.begin(), env.end());
+  }
+  void start(const std::map<std::string, std::string>& extra = {}) {
+    svc = std::make_unique<core::testing::RunningService>(mail_triage::definition(), database.url(), environment(extra));
   }
   HttpResponse process() {
     return core::testing::http(svc->port(), "POST", "/api/v1/process", "", {{"Authorization", "Bearer k"}});
@@ -250,4 +254,47 @@ TEST_F(ProcessTest, NoMoreThanFourGraphRequestsPerMailboxAtOnce) {
   const int most = fakes.graph().stats()["mailboxes"][kMailbox]["most_in_flight"];
   EXPECT_GE(most, 2);
   EXPECT_LE(most, 4);
+}
+
+TEST_F(ProcessTest, TheScheduleRunsTheSameJobUntilStopped) {
+  fakes.graph().create_mailbox(kMailbox);
+  const auto first = add("Printer not working", "a@contoso.example", "help");
+  core::testing::IoThreads io(2);
+  core::db::Pool pool(io.executor(), {.conninfo = database.url()});
+  core::config::Reader env(environment());
+  auto settings = mail_triage::pipeline::read_triage_settings(env);
+  settings.interval = std::chrono::milliseconds(50);  // PROCESS_INTERVAL_MINUTES, shortened for the test
+  auto triage = std::make_shared<mail_triage::pipeline::Triage>(io.executor(), pool, settings);
+  const std::weak_ptr<mail_triage::pipeline::Triage> alive = triage;
+  triage->start_schedule();
+  EXPECT_TRUE(core::testing::eventually([&] { return entry(first).starts_with("completed"); }));
+  const auto later = add("VPN not working", "b@contoso.example", "help");  // picked up by a later run
+  EXPECT_TRUE(core::testing::eventually([&] { return entry(later).starts_with("completed"); }));
+  triage->stop_schedule();
+  triage.reset();
+  EXPECT_TRUE(core::testing::eventually([&] { return alive.expired(); }));  // the loop has ended
+}
+
+TEST_F(ProcessTest, AScheduledServiceStopsPromptly) {
+  fakes.graph().create_mailbox(kMailbox);
+  start({{"PROCESS_INTERVAL_MINUTES", "1"}});
+  // Without the stop hook the pending timer would keep the I/O threads (and this test) waiting.
+  std::future<void> stopped = std::async(std::launch::async, [&] { svc.reset(); });
+  EXPECT_EQ(stopped.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+}
+
+TEST_F(ProcessTest, GraphAndModelSettingsAreCheckedAtStart) {
+  auto refused = [&](const std::map<std::string, std::string>& env) {
+    try {
+      core::testing::RunningService s(mail_triage::definition(), database.url(),
+                                      core::config::Environment(env.begin(), env.end()));
+      return std::string();
+    } catch (const core::config::ConfigError& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_NE(refused({{"API_KEYS", "k"}, {"GRAPH_TENANT_ID", "t"}}).find("set all four or none"), std::string::npos);
+  EXPECT_NE(refused({{"API_KEYS", "k"}, {"CLASSIFIER", "openai"}}).find("CLASSIFIER=openai needs LLM_BASE_URL"),
+            std::string::npos);
+  EXPECT_EQ(refused({{"API_KEYS", "k"}}), "");  // no Graph at all is allowed: /process answers 503
 }

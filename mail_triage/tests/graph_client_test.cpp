@@ -1,0 +1,127 @@
+// The Microsoft Graph client against the Graph fake: paging, the token cache and its renewal,
+// the purge listing, errors.
+#include "core/testing/testing.hpp"
+#include "mail_triage/mailbox/graph.hpp"
+#include "sandbox/sandbox.hpp"
+
+#include <gtest/gtest.h>
+
+using mail_triage::mailbox::GraphClient;
+using mail_triage::mailbox::GraphError;
+using mail_triage::mailbox::GraphSettings;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr const char* kMailbox = "inbox@msp.example";
+
+core::Timestamp hours_ago(int h) {
+  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
+         std::chrono::hours(h);
+}
+
+struct GraphClientTest : ::testing::Test {
+  sandbox::InProcess fakes;
+  core::testing::IoThreads io{2};
+
+  GraphSettings settings(std::string secret = "sandbox-secret") {
+    GraphSettings s;
+    s.login_url = s.base_url = fakes.url();
+    s.tenant_id = "contoso-tenant";
+    s.client_id = "sandbox-client";
+    s.client_secret = std::move(secret);
+    s.page_size = 2;
+    s.http.base_backoff = 10ms;
+    return s;
+  }
+  std::string add(std::string subject, std::string from, int age_hours, std::string folder = "inbox", bool read = false) {
+    sandbox::FakeMessage m;
+    m.subject = std::move(subject);
+    m.from_address = std::move(from);
+    m.from_name = "Sender";
+    m.body = "text of " + m.subject;
+    m.received_at = hours_ago(age_hours);
+    m.folder = std::move(folder);
+    m.is_read = read;
+    m.headers = {{"List-Unsubscribe", "<https://x.example/u>"}};
+    return fakes.graph().add_message(kMailbox, std::move(m));
+  }
+  int tokens_issued() { return fakes.graph().stats()["tokens_issued"]; }
+};
+
+}  // namespace
+
+TEST_F(GraphClientTest, UnreadInboxFollowsEveryPageAndCachesTheToken) {
+  for (int i = 0; i < 5; ++i) add("unread " + std::to_string(i), "A@Contoso.example", i + 1);
+  add("read", "a@contoso.example", 1, "inbox", true);
+  add("archived", "a@contoso.example", 1, "archive");
+  add("too old", "a@contoso.example", 24 * 20);
+  GraphClient graph(io.executor(), settings());
+  const auto unread = io.run(graph.unread_inbox(kMailbox, hours_ago(24 * 14)));
+  ASSERT_EQ(unread.size(), 5u);  // three pages of two
+  EXPECT_EQ(unread[0].subject, "unread 0");
+  EXPECT_EQ(unread[0].from_address, "a@contoso.example");  // lowercased
+  EXPECT_EQ(unread[0].body, "text of unread 0");             // the plain-text body
+  EXPECT_EQ(unread[0].headers.at("list-unsubscribe"), "<https://x.example/u>");
+  io.run(graph.unread_inbox(kMailbox, hours_ago(24 * 14)));
+  EXPECT_EQ(tokens_issued(), 1);
+}
+
+TEST_F(GraphClientTest, ARevokedTokenIsRenewedOnce) {
+  add("one", "a@contoso.example", 1);
+  GraphClient graph(io.executor(), settings());
+  io.run(graph.unread_inbox(kMailbox, hours_ago(24)));
+  fakes.graph().revoke_tokens();
+  EXPECT_EQ(io.run(graph.unread_inbox(kMailbox, hours_ago(24))).size(), 1u);
+  EXPECT_EQ(tokens_issued(), 2);
+}
+
+TEST_F(GraphClientTest, FailuresAreGraphErrorsWithGraphsCode) {
+  fakes.graph().create_mailbox(kMailbox);
+  GraphClient wrong_secret(io.executor(), settings("wrong"));
+  try {
+    io.run(wrong_secret.unread_inbox(kMailbox, hours_ago(24)));
+    ADD_FAILURE() << "no error";
+  } catch (const GraphError& e) {
+    EXPECT_EQ(e.status, 400);
+    EXPECT_EQ(e.code, "invalid_client");
+    EXPECT_EQ(std::string(e.what()).find("wrong"), std::string::npos);  // the secret is never in a message
+  }
+  GraphClient graph(io.executor(), settings());
+  try {
+    io.run(graph.mark_read("ghost@msp.example", "AAMk-none"));
+    ADD_FAILURE() << "no error";
+  } catch (const GraphError& e) {
+    EXPECT_EQ(e.status, 404);
+    EXPECT_EQ(e.code, "ErrorInvalidUser");
+  }
+}
+
+TEST_F(GraphClientTest, PurgeListingSkipsDeletedItemsAndNewerMail) {
+  const auto old_inbox = add("old inbox", "news@list.example", 24 * 40);
+  const auto old_archive = add("old archive", "News@List.example", 24 * 40, "archive");
+  add("old deleted", "news@list.example", 24 * 40, "deleteditems");
+  add("new", "news@list.example", 24);
+  add("someone else", "other@list.example", 24 * 40);
+  GraphClient graph(io.executor(), settings());
+  const auto found = io.run(graph.from_sender_before(kMailbox, "news@list.example", hours_ago(24 * 30)));
+  std::set<std::string> ids;
+  for (const auto& m : found) ids.insert(m.id);
+  EXPECT_EQ(ids, (std::set<std::string>{old_inbox, old_archive}));
+  io.run(graph.remove(kMailbox, old_inbox));
+  ASSERT_EQ(fakes.graph().deleted(kMailbox).size(), 1u);
+  EXPECT_EQ(fakes.graph().deleted(kMailbox)[0].id, old_inbox);
+}
+
+TEST_F(GraphClientTest, ActionsKeepTheMessageId) {
+  const auto id = add("flag me", "a@contoso.example", 1);
+  GraphClient graph(io.executor(), settings());
+  io.run(graph.flag(kMailbox, id));
+  io.run(graph.move(kMailbox, id, "archive"));  // ImmutableId: the id survives the move
+  io.run(graph.mark_read(kMailbox, id));
+  const auto m = fakes.graph().messages(kMailbox).front();
+  EXPECT_EQ(m.id, id);
+  EXPECT_EQ(m.flag, "flagged");
+  EXPECT_EQ(m.folder, "archive");
+  EXPECT_TRUE(m.is_read);
+}
