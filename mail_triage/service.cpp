@@ -4,6 +4,7 @@
 #include "mail_triage/api/auth.hpp"
 #include "mail_triage/api/log.hpp"
 #include "mail_triage/api/process.hpp"
+#include "mail_triage/api/purge.hpp"
 #include "mail_triage/api/purge_rules.hpp"
 #include "mail_triage/api/senders.hpp"
 #include "mail_triage/api/whitelist.hpp"
@@ -24,8 +25,11 @@ const core::app::ServiceDefinition& definition() {
         auto triage_settings = pipeline::read_triage_settings(env);
         return [keys = std::move(keys), triage_settings = std::move(triage_settings)](core::app::Context& ctx) {
           ctx.pipeline.add(bearer_auth(keys));
-          auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings);
+          auto graph = pipeline::make_graph_client(ctx.executor, triage_settings);
+          auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings, graph);
           install_process_routes(ctx, triage);
+          install_purge_routes(ctx, std::make_shared<pipeline::Purge>(ctx.executor, ctx.db, graph,
+                                                                      triage_settings.mailboxes));
           triage->start_schedule();
           ctx.stop_hooks.push_back([triage] { triage->stop_schedule(); });
           install_log_routes(ctx);
@@ -33,7 +37,7 @@ const core::app::ServiceDefinition& definition() {
           install_purge_rule_routes(ctx);
           install_whitelist_routes(ctx);
           install_analysis_routes(ctx);
-          // POST /api/v1/purge/execute and the /dbusers console arrive with their issues.
+          // The /dbusers console arrives with its issue.
         };
       },
   };

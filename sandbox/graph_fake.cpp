@@ -328,7 +328,8 @@ void GraphFake::install(core::http::Router& router) {
         }
         known = mailboxes_.contains(mailbox);
         faults = faults_;
-        if (faults_.throttle > 0) --faults_.throttle;
+        if (!faults_.method.empty() && faults_.method != req.method_name) faults.throttle = faults.server_errors = 0;
+        else if (faults_.throttle > 0) --faults_.throttle;
         else if (faults_.server_errors > 0) --faults_.server_errors;
       }
       co_await core::async::sleep_for(faults.latency);
@@ -552,6 +553,7 @@ void GraphFake::install(core::http::Router& router) {
     f.server_errors = body.value("server_errors", 0);
     f.status = body.value("status", 503);
     f.latency = std::chrono::milliseconds(body.value("latency_ms", 0));
+    f.method = body.value("method", "");
     set_faults(f);
     co_return Response::empty();
   });

@@ -12,7 +12,7 @@
 //   POST   /_sandbox/graph/mailboxes/{mailbox}/messages       one message (see MessageSpec) → {id}
 //   GET    /_sandbox/graph/mailboxes/{mailbox}/messages       every message with folder, isRead, flag
 //   PUT    /_sandbox/graph/faults                             {throttle, retry_after, server_errors,
-//                                                              status, latency_ms}
+//                                                              status, latency_ms, method}
 //   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
 #include "core/http/router.hpp"
 #include "core/util/time.hpp"
@@ -55,6 +55,7 @@ struct GraphFaults {
   int server_errors = 0;  // the next N API calls answer `status`
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every API call
+  std::string method;     // when set (e.g. "DELETE"), only calls of this method get the 429s and errors
 };
 
 class GraphFake {

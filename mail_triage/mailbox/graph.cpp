@@ -203,11 +203,18 @@ awaitable<std::vector<MailMessage>> GraphClient::unread_inbox(std::string mailbo
 }
 
 awaitable<std::string> GraphClient::folder_id(const std::string& mailbox, const std::string& well_known) {
+  const std::string key = mailbox + "/" + well_known;
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = folder_ids_.find(key); it != folder_ids_.end()) co_return it->second;
+  }
   OutboundRequest req;
   req.url = user_url(mailbox) + "/mailFolders/" + core::url_encode(well_known) + "?$select=id";
   const auto res = co_await call(mailbox, std::move(req));
   const std::string id = text(res.json(), "id");
   if (id.empty()) throw GraphError(res.status, "InvalidResponse", "Graph returned folder " + well_known + " without an id");
+  std::lock_guard lock(mutex_);
+  folder_ids_[key] = id;
   co_return id;
 }
 

@@ -92,6 +92,7 @@ class GraphClient {
   std::string token_;
   std::chrono::steady_clock::time_point token_expires_{};
   std::map<std::string, std::unique_ptr<core::async::Semaphore>> slots_;
+  std::map<std::string, std::string> folder_ids_;  // "<mailbox>/<well-known name>" → id (stable)
 };
 
 // Parses one message of a Graph message list (exposed for tests).

@@ -1,6 +1,7 @@
 #include "mail_triage/pipeline/triage.hpp"
 
 #include "core/async/join.hpp"
+#include "core/db/advisory_lock.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
@@ -69,9 +70,6 @@ constexpr std::string_view kFailed = R"sql(
   WHERE id = $1
 )sql";
 
-constexpr std::string_view kLock = "SELECT pg_try_advisory_lock(hashtext('mail-triage: processing run'))";
-constexpr std::string_view kUnlock = "SELECT pg_advisory_unlock(hashtext('mail-triage: processing run'))";
-
 std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_executor ex, const TriageSettings& s) {
   if (s.classifier == "openai")
     return std::make_unique<classifier::OpenAiClassifier>(
@@ -116,14 +114,21 @@ TriageSettings read_triage_settings(core::config::Reader& env) {
   return s;
 }
 
-Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings)
+std::shared_ptr<mailbox::GraphClient> make_graph_client(boost::asio::any_io_executor executor,
+                                                        const TriageSettings& settings) {
+  if (!settings.graph) return nullptr;
+  return std::make_shared<mailbox::GraphClient>(executor, *settings.graph);
+}
+
+Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings,
+               std::shared_ptr<mailbox::GraphClient> graph)
     : executor_(executor),
       db_(db),
       settings_(std::move(settings)),
+      graph_(std::move(graph)),
       slots_(settings_.llm_concurrency),
       schedule_strand_(boost::asio::make_strand(executor)),
       schedule_timer_(schedule_strand_) {
-  if (settings_.graph) graph_ = std::make_unique<mailbox::GraphClient>(executor, *settings_.graph);
   classifier_ = make_classifier(executor, settings_);
 }
 
@@ -133,23 +138,16 @@ awaitable<RunResult> Triage::run() {
   if (!graph_)
     throw Problem::unavailable("the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
                                "GRAPH_CLIENT_SECRET and GRAPH_MAILBOX");
-  auto lock = co_await db_.acquire();  // the advisory lock lives as long as this session
-  const auto locked = co_await lock.query(kLock);
-  if (locked.front().text(0) != "t") throw Problem::conflict("a processing run is already under way");
-
   const std::string run_id = core::random_uuid();
   RunResult result;
-  std::exception_ptr failure;
-  try {
+  auto every_mailbox = [this, &run_id, &result]() -> awaitable<void> {
     std::vector<std::function<awaitable<void>()>> mailboxes;
     for (const auto& mb : settings_.mailboxes)
       mailboxes.push_back([this, mb, &run_id, &result]() { return run_mailbox(mb, run_id, result); });
     co_await core::async::join_all(executor_, std::move(mailboxes));
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  co_await lock.query(kUnlock);
-  if (failure) std::rethrow_exception(failure);
+  };
+  if (!co_await core::db::with_advisory_lock(db_, "mail-triage: processing run", every_mailbox))
+    throw Problem::conflict("a processing run is already under way");
   core::log::info("processing run finished", {{"run_id", run_id}, {"processed", result.processed},
                                               {"mailbox_errors", result.mailbox_errors.size()}});
   co_return result;

@@ -51,9 +51,16 @@ struct RunResult {
   std::vector<std::pair<std::string, std::string>> mailbox_errors;  // mailbox, what went wrong
 };
 
+// The Graph client of the settings, shared by the run and the purge so that the four-requests-
+// per-mailbox limit and the token cache hold for both; null when GRAPH_* is not configured.
+std::shared_ptr<mailbox::GraphClient> make_graph_client(boost::asio::any_io_executor executor,
+                                                        const TriageSettings& settings);
+
 class Triage : public std::enable_shared_from_this<Triage> {
  public:
-  Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings);
+  // `graph` is null when the mail platform is not configured (run() answers 503).
+  Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings,
+         std::shared_ptr<mailbox::GraphClient> graph);
   ~Triage();
 
   // Throws Problem 409 while another run holds the lock, 503 when the mail platform is not configured.
@@ -74,7 +81,7 @@ class Triage : public std::enable_shared_from_this<Triage> {
   boost::asio::any_io_executor executor_;
   core::db::Pool& db_;
   TriageSettings settings_;
-  std::unique_ptr<mailbox::GraphClient> graph_;
+  std::shared_ptr<mailbox::GraphClient> graph_;
   std::unique_ptr<classifier::Classifier> classifier_;
   core::async::Semaphore slots_;
   std::mutex results_mutex_;  // RunResult is filled by tasks on several threads

@@ -1,11 +1,7 @@
 // POST /api/v1/process end to end: the service against the Graph and model fakes (in-process
 // sandbox) and a real PostgreSQL database.
-#include "core/testing/testing.hpp"
 #include "mail_triage/pipeline/triage.hpp"
-#include "mail_triage/service.hpp"
-#include "sandbox/sandbox.hpp"
-
-#include <gtest/gtest.h>
+#include "mail_triage/tests/sandbox_fixture.hpp"
 
 #include <future>
 #include <set>
@@ -14,60 +10,8 @@ namespace {
 
 using core::testing::HttpResponse;
 using nlohmann::json;
-
-constexpr const char* kMailbox = "inbox@msp.example";
-
-struct ProcessTest : ::testing::Test {
-  sandbox::InProcess fakes;
-  core::testing::TestDatabase database{mail_triage::definition().migrations};
-  std::unique_ptr<core::testing::RunningService> svc;
-
-  // The service's environment: Graph and the model server are the in-process fakes.
-  core::config::Environment environment(const std::map<std::string, std::string>& extra = {}) {
-    std::map<std::string, std::string> env = {
-        {"API_KEYS", "k"},
-        {"GRAPH_LOGIN_URL", fakes.url()},
-        {"GRAPH_BASE_URL", fakes.url()},
-        {"GRAPH_TENANT_ID", "contoso-tenant"},
-        {"GRAPH_CLIENT_ID", "sandbox-client"},
-        {"GRAPH_CLIENT_SECRET", "sandbox-secret"},
-        {"GRAPH_MAILBOX", kMailbox},
-        {"LLM_BASE_URL", fakes.url()},
-        {"LLM_TIMEOUT_SECONDS", "5"},
-    };
-    for (auto& [k, v] : extra) env[k] = v;
-    return core::config::Environment(env.begin(), env.end());
-  }
-  void start(const std::map<std::string, std::string>& extra = {}) {
-    svc = std::make_unique<core::testing::RunningService>(mail_triage::definition(), database.url(), environment(extra));
-  }
-  HttpResponse process() {
-    return core::testing::http(svc->port(), "POST", "/api/v1/process", "", {{"Authorization", "Bearer k"}});
-  }
-  std::string sql(const std::string& s) { return core::testing::sql(database.url(), s); }
-  std::string add(std::string subject, std::string from, std::string body = "", int hours_ago = 1, bool read = false) {
-    sandbox::FakeMessage m;
-    m.subject = std::move(subject);
-    m.from_address = std::move(from);
-    m.from_name = "Someone";
-    m.body = std::move(body);
-    m.received_at = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
-                    std::chrono::hours(hours_ago);
-    m.is_read = read;
-    return fakes.graph().add_message(kMailbox, std::move(m));
-  }
-  sandbox::FakeMessage in_mailbox(const std::string& id) {
-    for (const auto& m : fakes.graph().messages(kMailbox))
-      if (m.id == id) return m;
-    ADD_FAILURE() << "message " << id << " is gone";
-    return {};
-  }
-  // status|sender_type|classification|action of the entry for a message id
-  std::string entry(const std::string& id) {
-    return sql("SELECT concat_ws('|', status, sender_type, coalesce(llm_classification, '-'), coalesce(final_action, '-')) "
-               "FROM email_log WHERE message_id = '" + id + "'");
-  }
-};
+using mail_triage::testing::kMailbox;
+using ProcessTest = mail_triage::testing::SandboxTest;
 
 }  // namespace
 
@@ -264,7 +208,8 @@ TEST_F(ProcessTest, TheScheduleRunsTheSameJobUntilStopped) {
   core::config::Reader env(environment());
   auto settings = mail_triage::pipeline::read_triage_settings(env);
   settings.interval = std::chrono::milliseconds(50);  // PROCESS_INTERVAL_MINUTES, shortened for the test
-  auto triage = std::make_shared<mail_triage::pipeline::Triage>(io.executor(), pool, settings);
+  auto triage = std::make_shared<mail_triage::pipeline::Triage>(
+      io.executor(), pool, settings, mail_triage::pipeline::make_graph_client(io.executor(), settings));
   const std::weak_ptr<mail_triage::pipeline::Triage> alive = triage;
   triage->start_schedule();
   EXPECT_TRUE(core::testing::eventually([&] { return entry(first).starts_with("completed"); }));
