@@ -15,7 +15,7 @@
 //                                                              status, latency_ms, method}
 //   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
 #include "core/http/router.hpp"
-#include "core/util/time.hpp"
+#include "sandbox/fake_message.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -32,21 +32,6 @@ struct GraphFakeOptions {
   std::string client_id = "sandbox-client";
   std::string client_secret = "sandbox-secret";
   std::chrono::seconds token_lifetime{3599};
-};
-
-struct FakeMessage {
-  std::string id;
-  std::string internet_message_id;
-  std::string subject;
-  std::string body;  // plain text
-  std::string from_address;
-  std::string from_name;
-  std::string folder = "inbox";  // well-known folder name
-  core::Timestamp received_at{};
-  bool is_read = false;
-  std::string flag = "notFlagged";
-  bool has_attachments = false;
-  std::vector<std::pair<std::string, std::string>> headers;  // internetMessageHeaders
 };
 
 struct GraphFaults {

@@ -10,7 +10,7 @@
 // data; the sender profile, which is ours, goes in the system prompt. 429 and 5xx are retried
 // after Retry-After (not a 429 `insufficient_quota`); anything else is a ClassifierError.
 #include "core/http/client.hpp"
-#include "mail_triage/classifier/classifier.hpp"
+#include "mail_triage/classifier/chat.hpp"
 
 #include <atomic>
 
@@ -35,11 +35,5 @@ class OpenAiClassifier : public Classifier {
   core::http::Client http_;
   std::atomic<bool> json_schema_refused_{false};
 };
-
-// The chat messages for one mail (exposed for tests): [system, user].
-nlohmann::json prompt_messages(const Mail& mail, const std::optional<SenderHints>& hints, const std::string& boundary,
-                               std::size_t max_body_chars);
-// Validates the model's reply text; throws ClassifierError saying what was wrong.
-Classification parse_reply(std::string_view content);
 
 }  // namespace mail_triage::classifier
