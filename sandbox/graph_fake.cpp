@@ -127,11 +127,16 @@ std::string GraphFake::add_message(const std::string& mailbox, FakeMessage messa
   return message.id;
 }
 
-void GraphFake::seed(const std::string& mailbox, int count, std::uint32_t seed) {
+void GraphFake::seed(const std::string& mailbox, int count, std::uint32_t seed, bool unread) {
   create_mailbox(mailbox);
-  for (auto& m : demo_mail(count, seed, std::chrono::time_point_cast<std::chrono::microseconds>(
-                                            std::chrono::system_clock::now())))
+  const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+  for (auto& m : demo_mail(count, seed, now)) {
+    if (unread) {  // a whole inbox for a processing run: all unread, all in the last week
+      m.is_read = false;
+      m.received_at = now - (now - m.received_at) / 3;
+    }
     add_message(mailbox, std::move(m));
+  }
 }
 
 std::vector<FakeMessage> GraphFake::messages(const std::string& mailbox) const {
@@ -426,7 +431,7 @@ void GraphFake::install(core::http::Router& router) {
     if (!body.is_object()) co_return graph_error(400, "BadRequest", "body must be a JSON object");
     const int count = body.value("count", 300);
     if (count < 0 || count > 100'000) co_return graph_error(400, "BadRequest", "count must be 0..100000");
-    seed(std::string(req.param("mailbox")), count, body.value("seed", 1u));
+    seed(std::string(req.param("mailbox")), count, body.value("seed", 1u), body.value("unread", false));
     co_return Response::json({{"count", count}}, Status::created);
   });
   router.post("/_sandbox/graph/mailboxes/{mailbox}/messages", [this](Request& req) -> awaitable<Response> {

@@ -8,7 +8,9 @@
 // Control routes (for tests in other processes and the demo), under /_sandbox/graph:
 //   POST   /_sandbox/graph/reset                              forget every mailbox and switch
 //   POST   /_sandbox/graph/mailboxes/{mailbox}                create an empty mailbox
-//   POST   /_sandbox/graph/mailboxes/{mailbox}/seed           {count, seed}: a realistic demo mailbox
+//   POST   /_sandbox/graph/mailboxes/{mailbox}/seed           {count, seed, unread}: a realistic demo
+//                                                              mailbox (unread: every message unread
+//                                                              and from the last 7 days)
 //   POST   /_sandbox/graph/mailboxes/{mailbox}/messages       one message (see MessageSpec) → {id}
 //   GET    /_sandbox/graph/mailboxes/{mailbox}/messages       every message with folder, isRead, flag
 //   PUT    /_sandbox/graph/faults                             {throttle, retry_after, server_errors,
@@ -53,7 +55,7 @@ class GraphFake {
   void reset();
   void create_mailbox(const std::string& mailbox);
   std::string add_message(const std::string& mailbox, FakeMessage message);  // returns the id
-  void seed(const std::string& mailbox, int count, std::uint32_t seed = 1);
+  void seed(const std::string& mailbox, int count, std::uint32_t seed = 1, bool unread = false);
   std::vector<FakeMessage> messages(const std::string& mailbox) const;
   std::vector<FakeMessage> deleted(const std::string& mailbox) const;
   void set_faults(GraphFaults faults);

@@ -29,7 +29,7 @@ struct CurlGlobal {
 // threads are joined before OpenSSL cleans up: each thread's OpenSSL state is then freed.
 asio::thread_pool& blocking_pool() {
   static CurlGlobal init;
-  static asio::thread_pool pool(8);
+  static asio::thread_pool pool(kMaxAttemptsInFlight);
   return pool;
 }
 

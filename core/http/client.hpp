@@ -6,8 +6,9 @@
 //   auto res = co_await client.send(std::move(req));  // named: see docs/conventions.md on GCC 12
 //   auto data = res.json();
 //
-// Each attempt runs on a small shared thread pool (libcurl's easy interface blocks), so the
-// caller's I/O thread never waits on the network. Responses 429, 502, 503 and 504 are retried up to
+// Each attempt runs on a shared thread pool (libcurl's easy interface blocks), so the caller's
+// I/O thread never waits on the network; the pool's size, kMaxAttemptsInFlight, bounds the
+// attempts in flight across the whole process (more wait their turn). Responses 429, 502, 503 and 504 are retried up to
 // `max_retries` times, after the Retry-After the server asked for (seconds or HTTP date) or else
 // an exponential backoff with jitter; a Retry-After longer than `max_retry_after` is not waited
 // for (the response is returned as is). Connection failures and timeouts are retried only for
@@ -28,6 +29,11 @@
 namespace core::http {
 
 using namespace std::chrono_literals;
+
+// Outbound attempts in flight at once, process-wide: the blocking pool's threads. A thread that
+// waits on the network costs little, and concurrency settings of the services (LLM_CONCURRENCY,
+// four Graph requests per mailbox) must fit under it, or they are silently capped.
+inline constexpr std::size_t kMaxAttemptsInFlight = 64;
 
 struct ClientOptions {
   std::chrono::milliseconds connect_timeout = 5s;

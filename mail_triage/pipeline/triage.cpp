@@ -104,7 +104,7 @@ TriageSettings read_triage_settings(core::config::Reader& env) {
   s.llm_api_key = env.secret("LLM_API_KEY", "bearer key for the language model server (may be empty for local servers)");
   s.llm_model = env.string("LLM_MODEL", "gpt-4o-mini", "model name sent with each request");
   s.llm_timeout = std::chrono::seconds(env.integer("LLM_TIMEOUT_SECONDS", 30, "per model request", {1, 600}));
-  s.llm_concurrency = static_cast<std::size_t>(env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, 256}));
+  s.llm_concurrency = static_cast<std::size_t>(env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, 48}));
   s.lookback_days = static_cast<int>(env.integer("PROCESS_LOOKBACK_DAYS", 14, "a run fetches unread mail this many days back", {1, 3650}));
   s.processing_timeout_minutes = static_cast<int>(
       env.integer("PROCESSING_TIMEOUT_MINUTES", 30, "a message left processing this long is taken up again", {1, 10080}));

@@ -243,3 +243,17 @@ TEST_F(ProcessTest, GraphAndModelSettingsAreCheckedAtStart) {
             std::string::npos);
   EXPECT_EQ(refused({{"API_KEYS", "k"}}), "");  // no Graph at all is allowed: /process answers 503
 }
+
+TEST_F(ProcessTest, ModelCallsRunInParallelUpToLlmConcurrency) {
+  fakes.graph().seed(kMailbox, 120, 1, true);
+  start({{"LLM_CONCURRENCY", "16"}});
+  fakes.model().set_faults({.latency = std::chrono::milliseconds(200)});
+  const auto res = process();
+  ASSERT_EQ(res.status, 200u) << res.body;
+  EXPECT_EQ(res.json()["processed"], 120);
+  // With 120 slow replies and 16 permits, the permits are all taken at once; the outbound HTTP
+  // pool (once 8 threads) must not cap them below LLM_CONCURRENCY, nor may they go above it.
+  const int most = fakes.model().requests()["most_in_flight"];
+  EXPECT_GT(most, 8);
+  EXPECT_LE(most, 16);
+}

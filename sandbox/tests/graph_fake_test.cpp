@@ -153,3 +153,16 @@ TEST_F(GraphFakeTest, SeedsARealisticDemoMailbox) {
   // the same seed gives the same mailbox
   EXPECT_EQ(sandbox::demo_mail(20, 7, {}).back().subject, sandbox::demo_mail(20, 7, {}).back().subject);
 }
+
+TEST_F(GraphFakeTest, SeedsAnAllUnreadInboxOfTheLastWeekForALoad) {
+  ASSERT_EQ(http(fakes.port(), "POST", "/_sandbox/graph/mailboxes/" + mailbox + "/seed",
+                 R"({"count":500,"seed":3,"unread":true})").status, 201u);
+  const auto all = fakes.graph().messages(mailbox);
+  ASSERT_EQ(all.size(), 500u);
+  const auto week_ago = std::chrono::system_clock::now() - std::chrono::days(7);
+  for (const auto& m : all) {
+    EXPECT_FALSE(m.is_read);
+    EXPECT_GT(m.received_at, week_ago);
+    EXPECT_EQ(m.folder, "inbox");
+  }
+}
