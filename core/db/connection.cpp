@@ -141,6 +141,30 @@ awaitable<std::unique_ptr<Connection>> Connection::open(asio::any_io_executor ex
   co_return c;
 }
 
+namespace {
+// Takes ownership of a string libpq allocated.
+std::string take_pq_string(char* text, PGconn* conn, std::string_view what) {
+  if (!text) throw Error("22021", std::string(what) + ": " + PQerrorMessage(conn));
+  std::string out(text);
+  PQfreemem(text);
+  return out;
+}
+}  // namespace
+
+std::string Connection::escape_identifier(std::string_view name) const {
+  return take_pq_string(PQescapeIdentifier(conn_, name.data(), name.size()), conn_, "cannot quote identifier");
+}
+
+std::string Connection::escape_literal(std::string_view text) const {
+  return take_pq_string(PQescapeLiteral(conn_, text.data(), text.size()), conn_, "cannot quote literal");
+}
+
+std::string Connection::scram_verifier(const std::string& password, const std::string& role) const {
+  // With the algorithm named, libpq does not ask the server for password_encryption: no I/O here.
+  return take_pq_string(PQencryptPasswordConn(conn_, password.c_str(), role.c_str(), "scram-sha-256"), conn_,
+                        "cannot encrypt password");
+}
+
 bool Connection::broken() const { return lost_ || PQstatus(conn_) != CONNECTION_OK; }
 
 bool Connection::in_transaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }

@@ -43,6 +43,14 @@ class Connection {
   // cancel sent is not reused (a late cancel could otherwise hit its next statement).
   void expire_if_due(std::chrono::steady_clock::time_point now, std::chrono::milliseconds grace);
 
+  // Quoting for statements that take no parameters (CREATE ROLE, GRANT ...), by libpq with this
+  // connection's encoding. Throw Error when libpq refuses the input (an invalid multibyte string).
+  std::string escape_identifier(std::string_view name) const;
+  std::string escape_literal(std::string_view text) const;
+  // A SCRAM-SHA-256 verifier for `role`'s password, made here by libpq: only the verifier is sent
+  // to the server, so the plaintext never reaches it or its log.
+  std::string scram_verifier(const std::string& password, const std::string& role) const;
+
   bool broken() const;
   bool in_transaction() const;
   // For an idle connection: false when the server has closed it or sent something unexpected

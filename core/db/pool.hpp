@@ -53,6 +53,8 @@ class Lease {
   }
   boost::asio::awaitable<Result> execute(std::string_view sql, std::vector<Param> params);
   boost::asio::awaitable<Result> execute_simple(std::string_view sql);
+  // The connection's quoting and password hashing (core/db/connection.hpp).
+  const Connection& connection() const { return *conn_; }
 
  private:
   friend class Pool;
@@ -70,6 +72,9 @@ class Transaction {
   boost::asio::awaitable<Result> query(std::string_view sql, Args... args) {
     return lease_.execute(sql, params(std::move(args)...));
   }
+  // Statements without parameters, several at once (DDL such as CREATE ROLE and GRANT).
+  boost::asio::awaitable<Result> execute_simple(std::string_view sql) { return lease_.execute_simple(sql); }
+  const Connection& connection() const { return lease_.connection(); }
   boost::asio::awaitable<void> commit();
 
  private:

@@ -138,10 +138,36 @@ bool is_email_address(std::string_view s) {
   return is_domain_name(s.substr(at + 1));
 }
 
-std::string random_hex(std::size_t n) {
+namespace {
+std::string random_bytes(std::size_t n) {
   std::string bytes(n, '\0');
   if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(n)) != 1)
     throw std::runtime_error("the system random number generator failed");
+  return bytes;
+}
+}  // namespace
+
+std::string random_base64url(std::size_t n) {
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const std::string bytes = random_bytes(n);
+  std::string out;
+  out.reserve((n * 4 + 2) / 3);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char b : bytes) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(alphabet[(acc >> bits) & 0x3f]);
+    }
+  }
+  if (bits > 0) out.push_back(alphabet[(acc << (6 - bits)) & 0x3f]);
+  return out;
+}
+
+std::string random_hex(std::size_t n) {
+  const std::string bytes = random_bytes(n);
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;
   out.reserve(n * 2);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace core;
 
 TEST(Strings, TrimAndLower) {
@@ -71,6 +73,19 @@ TEST(Strings, RandomHexLengthAndAlphabet) {
   const auto h = random_hex(16);
   EXPECT_EQ(h.size(), 32u);
   EXPECT_EQ(h.find_first_not_of("0123456789abcdef"), std::string::npos);
+}
+
+TEST(Strings, RandomBase64UrlLengthAlphabetAndSpread) {
+  const auto a = random_base64url(24);
+  EXPECT_EQ(a.size(), 32u);
+  EXPECT_EQ(a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"), std::string::npos);
+  EXPECT_EQ(random_base64url(1).size(), 2u);  // 8 bits: two characters, no padding
+  EXPECT_EQ(random_base64url(2).size(), 3u);
+  EXPECT_NE(random_base64url(24), a);
+  std::set<char> seen;  // 100 draws of 32 characters use nearly the whole alphabet
+  for (int i = 0; i < 100; ++i)
+    for (char c : random_base64url(24)) seen.insert(c);
+  EXPECT_GT(seen.size(), 60u);
 }
 
 TEST(Strings, EmailAndDomainShapes) {
