@@ -8,6 +8,7 @@
 #include "mail_triage/api/purge_rules.hpp"
 #include "mail_triage/api/senders.hpp"
 #include "mail_triage/api/whitelist.hpp"
+#include "mail_triage/dbusers/console.hpp"
 
 std::span<const core::db::Migration> mail_triage_migrations();
 
@@ -23,7 +24,9 @@ const core::app::ServiceDefinition& definition() {
       .configure = [](core::config::Reader& env) -> core::app::Setup {
         auto keys = read_api_keys(env);
         auto triage_settings = pipeline::read_triage_settings(env);
-        return [keys = std::move(keys), triage_settings = std::move(triage_settings)](core::app::Context& ctx) {
+        auto console_settings = dbusers::read_console_settings(env, keys);
+        return [keys = std::move(keys), triage_settings = std::move(triage_settings),
+                console_settings = std::move(console_settings)](core::app::Context& ctx) {
           ctx.pipeline.add(bearer_auth(keys));
           auto graph = pipeline::make_graph_client(ctx.executor, triage_settings);
           auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings, graph);
@@ -37,7 +40,7 @@ const core::app::ServiceDefinition& definition() {
           install_purge_rule_routes(ctx);
           install_whitelist_routes(ctx);
           install_analysis_routes(ctx);
-          // The /dbusers console arrives with its issue.
+          dbusers::install_console_routes(ctx, console_settings);
         };
       },
   };

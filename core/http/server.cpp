@@ -174,7 +174,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     if (stopping_) keep_alive = false;
 
     bhttp::response<bhttp::string_body> out{res.status, parser.get().version()};
-    for (const auto& field : res.headers) out.set(field.name_string(), field.value());
+    for (const auto& field : res.headers) out.insert(field.name_string(), field.value());  // insert: Set-Cookie may repeat
     out.body() = std::move(res.body);
     out.keep_alive(keep_alive);
     if (out.find(bhttp::field::content_length) == out.end() || !out.body().empty()) out.prepare_payload();

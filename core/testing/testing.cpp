@@ -188,7 +188,10 @@ HttpResponse HttpClient::read_response() {
   const auto& msg = parser.get();
   HttpResponse out;
   out.status = msg.result_int();
-  for (const auto& f : msg) out.headers[to_lower(f.name_string())] = std::string(f.value());
+  for (const auto& f : msg) {
+    auto& value = out.headers[to_lower(f.name_string())];
+    value += (value.empty() ? "" : "\n") + std::string(f.value());
+  }
   out.body = msg.body();
   return out;
 }

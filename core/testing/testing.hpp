@@ -61,7 +61,7 @@ int free_port();
 
 struct HttpResponse {
   unsigned status = 0;
-  std::map<std::string, std::string> headers;  // names lowercased
+  std::map<std::string, std::string> headers;  // names lowercased; a repeated header's values joined by '\n'
   std::string body;
   nlohmann::json json() const { return nlohmann::json::parse(body); }
   std::string header(const std::string& name) const;

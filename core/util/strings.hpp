@@ -43,6 +43,9 @@ bool is_domain_name(std::string_view s);
 // `n` bytes from the operating system's CSPRNG, hex-encoded (2n characters).
 std::string random_hex(std::size_t n);
 
+// Text for HTML element content and quoted attribute values: & < > " ' escaped.
+std::string html_escape(std::string_view text);
+
 // `n` bytes from the CSPRNG, base64url without padding (ceil(4n/3) characters of A-Z a-z 0-9 - _):
 // passwords and session tokens.
 std::string random_base64url(std::size_t n);

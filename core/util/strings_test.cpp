@@ -88,6 +88,12 @@ TEST(Strings, RandomBase64UrlLengthAlphabetAndSpread) {
   EXPECT_GT(seen.size(), 60u);
 }
 
+TEST(Strings, HtmlEscapeCoversTextAndAttributes) {
+  EXPECT_EQ(html_escape(R"(<a href="x" title='y'>Tom & Jerry</a>)"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;");
+  EXPECT_EQ(html_escape("plain"), "plain");
+}
+
 TEST(Strings, EmailAndDomainShapes) {
   for (const char* ok : {"a@b.example", "first.last+tag@sub.domain.example", "x_y@a-b.example"})
     EXPECT_TRUE(is_email_address(ok)) << ok;

@@ -25,7 +25,13 @@ constexpr std::string_view kInsert = R"sql(
   RETURNING id, current_database()
 )sql";
 
-constexpr std::string_view kFind = "SELECT role_name, is_active FROM db_api_users WHERE id = $1 FOR UPDATE";
+constexpr std::string_view kAudit = R"sql(
+  INSERT INTO dbusers_console.audit (actor, action, username, permission_level) VALUES ($1, $2, $3, $4)
+)sql";
+
+constexpr std::string_view kFind = R"sql(
+  SELECT role_name, is_active, username, permission_level FROM db_api_users WHERE id = $1 FOR UPDATE
+)sql";
 
 constexpr std::string_view kTerminate = R"sql(
   SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = $1 AND pid <> pg_backend_pid()
@@ -93,6 +99,7 @@ std::string new_password() { return core::random_base64url(24); }
 
 awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
   if (auto problem = username_problem(user.username)) throw DbUserError(Kind::invalid, "username " + *problem);
+  const std::string level(to_string(user.level));
   CreatedUser created{.username = user.username, .role_name = role_name(user.username), .level = user.level,
                       .password = new_password()};
   auto tx = co_await db.begin();
@@ -106,7 +113,7 @@ awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
   const std::string role = conn.escape_identifier(created.role_name);
   const std::string verifier = conn.scram_verifier(created.password, created.role_name);
   try {
-    const auto row = co_await tx.query(kInsert, created.username, created.role_name, std::string(to_string(user.level)),
+    const auto row = co_await tx.query(kInsert, created.username, created.role_name, level,
                                        user.description, user.actor);
     created.id = std::string(row.front().text(0));
     created.database = std::string(row.front().text(1));
@@ -118,6 +125,7 @@ awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
     const std::string grant = "GRANT " + role + " TO CURRENT_USER;\n" +
                               grants(user.level, role, conn.escape_identifier(created.database));
     co_await tx.execute_simple(grant);
+    co_await tx.query(kAudit, user.actor, "create", created.username, level);
   } catch (const core::db::Error& e) {
     // Another console created the same name between the check and here.
     if (e.unique_violation() || e.sqlstate == "42710")
@@ -147,6 +155,8 @@ awaitable<void> revoke_user(core::db::Pool& db, std::string id, std::string acto
   const std::string drop = "DROP OWNED BY " + role + ";\nDROP ROLE " + role;
   co_await tx.execute_simple(drop);
   co_await tx.query(kRevoked, id, actor);
+  const std::string username(found.front().text(2)), level(found.front().text(3));
+  co_await tx.query(kAudit, actor, "revoke", username, level);
   co_await tx.commit();
   core::log::info("database user revoked", {{"role", role_name}, {"by", actor}});
 }

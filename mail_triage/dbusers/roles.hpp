@@ -16,10 +16,12 @@
 //   modify     SELECT on all tables; INSERT, UPDATE on customers, vendors, whitelist,
 //              sender_profiles, purge_rules
 //   full       SELECT, INSERT, UPDATE, DELETE on all tables; USAGE, SELECT on all sequences
-// The db_api_users row is written in the same transaction.
+// The db_api_users row and the audit entry (dbusers_console.audit) are written in the same
+// transaction.
 //
 // Revoke: NOLOGIN, the role's open sessions terminated, DROP OWNED (its privileges and default
-// privileges), DROP ROLE, the row marked inactive with time and actor; one transaction.
+// privileges), DROP ROLE, the row marked inactive with time and actor, the audit entry; one
+// transaction.
 //
 // The service's own database user needs CREATEROLE. It makes itself a member of each role it
 // creates, which PostgreSQL requires to end that role's sessions and DROP OWNED BY it. Default

@@ -1,0 +1,46 @@
+#pragma once
+// The /dbusers web console (issue 5): server-rendered HTML forms, usable without JavaScript, over
+// the database work of dbusers/roles.hpp.
+//
+//   GET  /dbusers/login                 sign-in form (an admin key)
+//   POST /dbusers/login                 key → session cookie, 303 to /dbusers
+//   POST /dbusers/logout                ends the session, 303 to the sign-in form
+//   GET  /dbusers                       users, a create form, a revoke button per active user
+//   POST /dbusers/users                 create → the credentials page, shown once (no-store)
+//   POST /dbusers/users/{id}/revoke     revoke → the list with a notice
+//
+// Access: without a valid session every page but the sign-in form redirects (303) to it. Keys
+// come from DBUSERS_ADMIN_KEYS, else API_KEYS, compared in constant time. A session is a random
+// token in an HttpOnly, SameSite=Strict cookie scoped to /dbusers (Secure when the request came
+// over TLS, as X-Forwarded-Proto: https says); only its SHA-256 is stored. Sessions end after
+// DBUSERS_SESSION_IDLE_MINUTES without a request or DBUSERS_SESSION_HOURS in all. Every form
+// carries a CSRF token derived from the session token (the sign-in form: a double-submit
+// cookie); a POST without the right one is a 403 and changes nothing. Failed sign-ins from one
+// address within 15 minutes are slowed from the third on and refused (429) from the tenth.
+#include "core/app/service.hpp"
+#include "core/config/config.hpp"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace mail_triage::dbusers {
+
+struct ConsoleSettings {
+  std::vector<std::string> admin_keys;
+  std::string db_host = "127.0.0.1";  // shown on the credentials page
+  int db_port = 5434;
+  std::chrono::minutes session_idle{30};
+  std::chrono::hours session_lifetime{8};
+  int slow_after = 3;     // failed sign-ins in the window before each answer is delayed
+  int refuse_after = 10;  // failed sign-ins in the window before the address gets 429
+  std::chrono::minutes failure_window{15};
+  std::chrono::milliseconds failure_delay{1000};  // per failure beyond slow_after, at most 5 of them
+};
+
+// DBUSERS_* variables; the admin keys fall back to `api_keys`.
+ConsoleSettings read_console_settings(core::config::Reader& env, const std::vector<std::string>& api_keys);
+
+void install_console_routes(core::app::Context& ctx, ConsoleSettings settings);
+
+}  // namespace mail_triage::dbusers
