@@ -25,6 +25,10 @@ REQUIRED_PACKAGES=(
   curl ca-certificates git
 )
 
+# Only scripts/test needs these: Debian's Chromium for the headless-browser tests (driven by
+# playwright-core from npm, with the machine's Node.js; tests/browser/run).
+BROWSER_TEST_PACKAGES=(chromium)
+
 log() { printf '==> %s\n' "$*" >&2; }
 warn() { printf '==> WARNING: %s\n' "$*" >&2; }
 die() {
@@ -50,23 +54,23 @@ installed_package_names() {
     }'
 }
 
-# Prints the packages of REQUIRED_PACKAGES that are not installed.
+# Prints the packages of REQUIRED_PACKAGES, and of the arguments, that are not installed.
 missing_packages() {
   local -A installed=()
   local name
   while IFS= read -r name; do
     installed[$name]=1
   done < <(installed_package_names)
-  for name in "${REQUIRED_PACKAGES[@]}"; do
+  for name in "${REQUIRED_PACKAGES[@]}" "$@"; do
     [[ -n "${installed[$name]:-}" ]] || printf '%s\n' "$name"
   done
 }
 
-# Installs any missing package of REQUIRED_PACKAGES. Does nothing (not even
-# apt-get update) when everything is already there.
+# Installs any missing package of REQUIRED_PACKAGES and of the arguments. Does
+# nothing (not even apt-get update) when everything is already there.
 ensure_packages() {
   local -a missing
-  mapfile -t missing < <(missing_packages)
+  mapfile -t missing < <(missing_packages "$@")
   ((${#missing[@]} > 0)) || return 0
 
   local -a as_root=()
