@@ -162,11 +162,15 @@ void print_help(const ServiceDefinition& def) {
   auto reader = config::Reader::describing();
   read_common(reader, def);
   if (def.configure) def.configure(reader);
+  std::string names = "serve|migrate";
+  for (const auto& c : def.commands) names += "|" + c.name;
   std::cout << def.name << " — " << def.summary << "\n\n"
-            << "Usage: " << def.name << " [serve|migrate|--help]\n"
+            << "Usage: " << def.name << " [" << names << "|--help]\n"
             << "  serve     apply pending migrations, then serve HTTP (the default)\n"
-            << "  migrate   apply pending migrations and exit\n"
-            << "  --help    this text\n\n"
+            << "  migrate   apply pending migrations and exit\n";
+  for (const auto& c : def.commands)
+    std::cout << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
+  std::cout << "  --help    this text\n\n"
             << "Every HTTP service answers GET /healthz (process up) and GET /readyz (database\n"
             << "reachable and migrations applied, else 503).\n\n"
             << "Environment (also read from ./.env or $ENV_FILE; the environment wins):\n"
@@ -180,6 +184,20 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
   if (command == "--help" || command == "-h" || command == "help") {
     print_help(def);
     return 0;
+  }
+  for (const auto& c : def.commands) {
+    if (c.name != command) continue;
+    log::init(def.name);
+    try {
+      auto env = config::load_environment();
+      config::Reader reader(env);
+      const auto common = read_common(reader, def);
+      reader.finish();
+      return c.run(std::vector<std::string>(argv + 2, argv + argc), common.db.conninfo);
+    } catch (const config::ConfigError& e) {
+      std::cerr << def.name << ": " << e.what() << "\n";
+      return 2;
+    }
   }
   if (argc > 2 || (command != "serve" && command != "migrate")) {
     std::cerr << def.name << ": unknown command '" << command << "'; see " << def.name << " --help\n";

@@ -43,6 +43,15 @@ struct Context {
 
 using Setup = std::function<void(Context&)>;
 
+// A command of the service's binary besides serve and migrate (`ops-console create-user ...`).
+struct Command {
+  std::string name;
+  std::string usage;    // the arguments, for --help
+  std::string summary;  // one line, for --help
+  // Runs with the arguments after the name and the database URL; returns the exit code.
+  std::function<int(const std::vector<std::string>& args, const std::string& conninfo)> run;
+};
+
 struct ServiceDefinition {
   std::string name;              // binary name, log "service" field, migration lock name
   std::string summary;           // one line for --help
@@ -52,6 +61,7 @@ struct ServiceDefinition {
   // Reads the service's own variables (also run in describe mode for --help) and returns the
   // step that installs its routes once the pool exists.
   std::function<Setup(config::Reader&)> configure;
+  std::vector<Command> commands;
 };
 
 // The variables every service reads.

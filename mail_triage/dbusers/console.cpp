@@ -1,6 +1,7 @@
 #include "mail_triage/dbusers/console.hpp"
 
 #include "core/async/sleep.hpp"
+#include "core/http/cookies.hpp"
 #include "core/db/migrate.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
@@ -15,6 +16,7 @@ using core::html_escape;
 using core::http::Request;
 using core::http::Response;
 using core::http::Status;
+using core::http::cookie;
 
 namespace {
 
@@ -71,27 +73,6 @@ struct Session {
   std::string actor;
   std::string csrf() const { return core::db::sha256_hex("dbusers csrf:" + token); }
 };
-
-std::optional<std::string> cookie(const Request& req, std::string_view name) {
-  for (auto piece : core::split(req.header("cookie"), ';')) {
-    piece = core::trim(piece);
-    const auto eq = piece.find('=');
-    if (eq != std::string_view::npos && piece.substr(0, eq) == name) return std::string(piece.substr(eq + 1));
-  }
-  return std::nullopt;
-}
-
-bool over_tls(const Request& req) { return core::iequals(core::trim(req.header("x-forwarded-proto")), "https"); }
-
-// A cookie for the console only; max_age 0 deletes it.
-std::string set_cookie(const Request& req, std::string_view name, std::string_view value, std::string_view path,
-                       std::optional<long> max_age) {
-  std::string c = std::string(name) + "=" + std::string(value) + "; Path=" + std::string(path) +
-                  "; HttpOnly; SameSite=Strict";
-  if (max_age) c += "; Max-Age=" + std::to_string(*max_age);
-  if (over_tls(req)) c += "; Secure";
-  return c;
-}
 
 std::string form_value(const core::http::Query& form, std::string_view name) {
   return std::string(form.get(name).value_or(""));
@@ -275,7 +256,7 @@ class Console : public std::enable_shared_from_this<Console> {
   Response fresh_login_page(const Request& req, Status status, const std::string& error) {
     const std::string token = core::random_base64url(24);
     auto res = login_page(status, token, error);
-    res.headers.set("Set-Cookie", set_cookie(req, kLoginCookie, token, "/dbusers/login", 3600));
+    res.headers.set("Set-Cookie", core::http::set_cookie(req, {.name = kLoginCookie, .value = token, .path = "/dbusers/login", .max_age = 3600}));
     return res;
   }
 
@@ -312,8 +293,8 @@ class Console : public std::enable_shared_from_this<Console> {
                        static_cast<int>(settings_.session_idle.count()));
     co_await db_.query(kSignedIn, actor, address);
     auto res = redirect("/dbusers");
-    res.headers.insert("Set-Cookie", set_cookie(req, kSessionCookie, token, "/dbusers", std::nullopt));
-    res.headers.insert("Set-Cookie", set_cookie(req, kLoginCookie, "", "/dbusers/login", 0));
+    res.headers.insert("Set-Cookie", core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .path = "/dbusers"}));
+    res.headers.insert("Set-Cookie", core::http::set_cookie(req, {.name = kLoginCookie, .value = "", .path = "/dbusers/login", .max_age = 0}));
     co_return res;
   }
 
@@ -325,7 +306,7 @@ class Console : public std::enable_shared_from_this<Console> {
     co_await db_.query(kEndSession, token_hash);
     co_await db_.query(kSignedOut, s->actor, req.remote_address);
     auto res = redirect("/dbusers/login");
-    res.headers.set("Set-Cookie", set_cookie(req, kSessionCookie, "", "/dbusers", 0));
+    res.headers.set("Set-Cookie", core::http::set_cookie(req, {.name = kSessionCookie, .value = "", .path = "/dbusers", .max_age = 0}));
     co_return res;
   }
 

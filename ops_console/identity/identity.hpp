@@ -1,0 +1,94 @@
+#pragma once
+// Who is calling the ops-console (issue 6): users, sessions, sign-in, and the access levels that
+// routes declare.
+//
+//   auto identity = std::make_shared<Identity>(ctx.db, settings);
+//   router.get("/api/me/theme", auth(identity, get_theme));          // 401 without a session
+//   router.get("/api/admin/integrations", perm(identity, "admin", "access", list));  // 403 without it
+//   const User& me = current_user(req);                               // inside a wrapped handler
+//
+// A session is a random 256-bit token in the cookie `ops_session` (HttpOnly, SameSite=Lax,
+// Path=/, Secure behind TLS); only its SHA-256 is stored. It ends after SESSION_IDLE_MINUTES
+// (30) without a request, SESSION_MAX_HOURS (12) after sign-in, or at sign-out. The access check
+// runs before the handler, so before any database query or upstream call of the route.
+#include "core/config/config.hpp"
+#include "core/db/pool.hpp"
+#include "core/http/message.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace ops_console::identity {
+
+struct User {
+  std::int64_t id = 0;
+  std::string email;
+  std::string name;
+  bool is_admin = false;
+  std::optional<std::string> theme;     // NULL: the default
+  std::optional<std::string> timezone;
+  std::set<std::pair<std::string, std::string>> permissions;  // (resource, action)
+
+  // Administrators hold every permission.
+  bool can(std::string_view resource, std::string_view action) const {
+    return is_admin || permissions.contains({std::string(resource), std::string(action)});
+  }
+};
+
+struct IdentitySettings {
+  std::chrono::minutes session_idle{30};
+  std::chrono::hours session_lifetime{12};
+  std::chrono::minutes failure_window{15};
+  int slow_after = 3;                // failures per account before answers are delayed
+  int refuse_account_after = 5;      // failures per account in the window before 429
+  int refuse_address_after = 20;     // failures per address in the window before 429
+  std::chrono::milliseconds failure_delay{1000};  // per failure beyond slow_after, at most 5 steps
+};
+
+IdentitySettings read_identity_settings(core::config::Reader& env);
+
+inline constexpr std::string_view kSessionCookie = "ops_session";
+
+class Identity {
+ public:
+  Identity(core::db::Pool& db, IdentitySettings settings) : db_(db), settings_(std::move(settings)) {}
+
+  // The user of the request's session (refreshing it), or nothing.
+  boost::asio::awaitable<std::optional<User>> user_of(std::optional<std::string> token);
+  boost::asio::awaitable<std::optional<User>> user_by_id(std::int64_t id);
+
+  struct SignIn {
+    User user;
+    std::string token;  // for the cookie
+  };
+  // Throws Problem 401 (one generic message), 429 (too many failures for the account or the
+  // address), 400 (a malformed body is the caller's to check).
+  boost::asio::awaitable<SignIn> sign_in(std::string email, std::string password, std::string address);
+  boost::asio::awaitable<std::string> start_session(std::int64_t user_id, std::string address);
+  boost::asio::awaitable<void> end_session(std::string token);
+
+  const IdentitySettings& settings() const { return settings_; }
+  core::db::Pool& db() { return db_; }
+
+ private:
+  core::db::Pool& db_;
+  IdentitySettings settings_;
+};
+
+// Access levels. Each wraps a handler: the check runs first, and a handler that runs finds the
+// user with current_user(req).
+core::http::Handler auth(std::shared_ptr<Identity> identity, core::http::Handler handler);
+core::http::Handler admin(std::shared_ptr<Identity> identity, core::http::Handler handler);
+core::http::Handler perm(std::shared_ptr<Identity> identity, std::string resource, std::string action,
+                         core::http::Handler handler);
+const User& current_user(const core::http::Request& req);
+
+// The Set-Cookie value that carries `token`, or deletes the cookie when `token` is empty.
+std::string session_cookie(const core::http::Request& req, const std::string& token);
+
+}  // namespace ops_console::identity
