@@ -31,8 +31,7 @@ Response graph_error(int status, std::string code, std::string message) {
                           {{"code", std::move(code)},
                            {"message", std::move(message)},
                            {"innerError",
-                            {{"date", core::format_rfc3339(std::chrono::time_point_cast<std::chrono::microseconds>(
-                                          std::chrono::system_clock::now()))},
+                            {{"date", core::format_rfc3339(core::now())},
                              {"request-id", core::random_uuid()}}}}}},
                         static_cast<Status>(status));
 }
@@ -129,7 +128,7 @@ std::string GraphFake::add_message(const std::string& mailbox, FakeMessage messa
 
 void GraphFake::seed(const std::string& mailbox, int count, std::uint32_t seed, bool unread) {
   create_mailbox(mailbox);
-  const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+  const auto now = core::now();
   for (auto& m : demo_mail(count, seed, now)) {
     if (unread) {  // a whole inbox for a processing run: all unread, all in the last week
       m.is_read = false;
@@ -447,7 +446,7 @@ void GraphFake::install(core::http::Router& router) {
     m.has_attachments = body.value("has_attachments", false);
     const auto received = core::parse_rfc3339(body.value("received_at", ""));
     m.received_at = received ? *received
-                             : std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+                             : core::now();
     if (body.contains("headers") && body["headers"].is_object())
       for (const auto& [name, value] : body["headers"].items())
         if (value.is_string()) m.headers.emplace_back(name, value.get<std::string>());

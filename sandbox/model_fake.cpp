@@ -3,7 +3,6 @@
 #include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
 
-
 #include <algorithm>
 
 namespace sandbox {

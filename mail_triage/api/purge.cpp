@@ -53,9 +53,7 @@ void install_purge_routes(core::app::Context& ctx, std::shared_ptr<pipeline::Pur
   ctx.router.post("/api/v1/purge/execute", [purge](Request& req) -> awaitable<Response> {
     const auto request = read_request(req.body);
     const auto result = co_await purge->run(request);
-    const auto listing_failures = std::count_if(result.errors.begin(), result.errors.end(),
-                                                [](const auto& e) { return e.message_id.empty(); });
-    if (result.listings > 0 && listing_failures == result.listings)
+    if (result.nothing_searched())
       throw Problem(core::http::Status::bad_gateway, "mail-platform-error",
                     "no mailbox could be searched: " + result.errors.front().error);
     co_return Response::json(render(request.execute ? "execute" : "preview", result));

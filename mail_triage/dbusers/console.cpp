@@ -160,10 +160,6 @@ struct ListView {
 };
 
 awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListView& view) {
-  const Status status = view.status;
-  const std::string& notice = view.notice;
-  const std::string& error = view.error;
-  const CreateForm& form = view.form;
   const auto users = co_await db.query(kUsers);
   std::string rows;
   for (const auto& u : users) {
@@ -179,14 +175,14 @@ awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListVi
             html_escape(u.text(9)) + "</small></td><td>" + (active ? revoke : "") + "</td></tr>\n";
   }
   if (rows.empty()) rows = "<tr><td colspan=\"8\">No database users yet.</td></tr>\n";
-  co_return page(status, "Database users",
+  co_return page(view.status, "Database users",
                  "<header><h1>Database users</h1><form class=\"inline\" method=\"post\" action=\"/dbusers/logout\">" +
                      hidden_csrf(s.csrf()) + "<small>" + html_escape(s.actor) +
-                     "</small> <button type=\"submit\">Sign out</button></form></header>\n" + message("notice", notice) +
-                     message("error", error) +
+                     "</small> <button type=\"submit\">Sign out</button></form></header>\n" + message("notice", view.notice) +
+                     message("error", view.error) +
                      "<table><thead><tr><th>Username</th><th>Role</th><th>Permission level</th><th>Description</th>"
                      "<th>State</th><th>Created</th><th>Revoked</th><th></th></tr></thead><tbody>\n" +
-                     rows + "</tbody></table>\n" + create_form(s, form));
+                     rows + "</tbody></table>\n" + create_form(s, view.form));
 }
 
 Response credentials_page(const CreatedUser& u, const ConsoleSettings& settings) {
@@ -273,8 +269,7 @@ class Console : public std::enable_shared_from_this<Console> {
       res.headers.set("Retry-After", std::to_string(settings_.failure_window.count() * 60));
       co_return res;
     }
-    if (failures >= settings_.slow_after)
-      co_await core::async::sleep_for(settings_.failure_delay * std::min<std::int64_t>(failures - settings_.slow_after + 1, 5));
+    if (const auto wait = settings_.slowdown.delay(failures); wait.count() > 0) co_await core::async::sleep_for(wait);
 
     const std::string key = form_value(*form, "key");
     std::optional<std::string> matched;
@@ -384,7 +379,7 @@ ConsoleSettings read_console_settings(core::config::Reader& env, const std::vect
       env.integer("DBUSERS_SESSION_IDLE_MINUTES", 30, "a console session ends after this long without a request", {1, 1440}));
   s.session_lifetime = std::chrono::hours(
       env.integer("DBUSERS_SESSION_HOURS", 8, "a console session ends this long after sign-in", {1, 168}));
-  s.failure_delay = std::chrono::milliseconds(env.integer(
+  s.slowdown.step = std::chrono::milliseconds(env.integer(
       "DBUSERS_LOGIN_DELAY_MS", 1000, "delay per repeated failed sign-in (from the third, at most five steps)", {0, 10'000}));
   return s;
 }

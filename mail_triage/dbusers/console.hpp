@@ -19,6 +19,7 @@
 // address within 15 minutes are slowed from the third on and refused (429) from the tenth.
 #include "core/app/service.hpp"
 #include "core/config/config.hpp"
+#include "core/http/sign_in_slowdown.hpp"
 
 #include <chrono>
 #include <string>
@@ -32,10 +33,9 @@ struct ConsoleSettings {
   int db_port = 5434;
   std::chrono::minutes session_idle{30};
   std::chrono::hours session_lifetime{8};
-  int slow_after = 3;     // failed sign-ins in the window before each answer is delayed
+  core::http::SignInSlowdown slowdown;  // from the 3rd failure in the window, 1 s a step, at most 5
   int refuse_after = 10;  // failed sign-ins in the window before the address gets 429
   std::chrono::minutes failure_window{15};
-  std::chrono::milliseconds failure_delay{1000};  // per failure beyond slow_after, at most 5 of them
 };
 
 // DBUSERS_* variables; the admin keys fall back to `api_keys`.

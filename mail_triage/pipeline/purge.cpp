@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <set>
 
 namespace mail_triage::pipeline {
 
@@ -45,10 +44,6 @@ constexpr std::string_view kFailed = R"sql(
   WHERE run_id = $1 AND mailbox = $2 AND message_id = $3
 )sql";
 
-core::Timestamp now() {
-  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
-}
-
 }  // namespace
 
 struct Purge::Target {
@@ -69,6 +64,11 @@ int PurgeResult::total() const {
   int n = 0;
   for (const auto& row : rows) n += row.count;
   return n;
+}
+
+bool PurgeResult::nothing_searched() const {
+  const auto failed = std::count_if(errors.begin(), errors.end(), [](const PurgeError& e) { return e.message_id.empty(); });
+  return listings > 0 && failed == listings;
 }
 
 Purge::Purge(boost::asio::any_io_executor executor, core::db::Pool& db, std::shared_ptr<mailbox::GraphClient> graph,
@@ -109,7 +109,7 @@ awaitable<PurgeResult> Purge::run(PurgeRequest request) {
 }
 
 awaitable<std::vector<Purge::Target>> Purge::targets(const PurgeRequest& request, PurgeResult& result) {
-  const auto before = [&](int days) { return now() - std::chrono::days(days); };
+  const auto before = [now = core::now()](int days) { return now - std::chrono::days(days); };
   std::vector<Target> out;
   if (request.sender) {
     const auto whitelisted = co_await db_.query(kIsWhitelisted, *request.sender);

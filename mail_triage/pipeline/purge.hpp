@@ -50,6 +50,8 @@ struct PurgeResult {
   std::vector<PurgeError> errors;        // listings or deletions the platform refused
   int listings = 0;                      // (target, mailbox) listings attempted
   int total() const;
+  // True when there was something to search and not one listing could be made.
+  bool nothing_searched() const;
 };
 
 class Purge {

@@ -2,6 +2,7 @@
 
 #include "core/async/join.hpp"
 #include "core/db/advisory_lock.hpp"
+#include "core/http/client.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
@@ -70,6 +71,9 @@ constexpr std::string_view kFailed = R"sql(
   WHERE id = $1
 )sql";
 
+// Model calls share the process's outbound HTTP slots with Graph; 16 stay free for it.
+constexpr std::int64_t kMaxLlmConcurrency = static_cast<std::int64_t>(core::http::kMaxAttemptsInFlight) - 16;
+
 std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_executor ex, const TriageSettings& s) {
   if (s.classifier == "openai")
     return std::make_unique<classifier::OpenAiClassifier>(
@@ -104,7 +108,7 @@ TriageSettings read_triage_settings(core::config::Reader& env) {
   s.llm_api_key = env.secret("LLM_API_KEY", "bearer key for the language model server (may be empty for local servers)");
   s.llm_model = env.string("LLM_MODEL", "gpt-4o-mini", "model name sent with each request");
   s.llm_timeout = std::chrono::seconds(env.integer("LLM_TIMEOUT_SECONDS", 30, "per model request", {1, 600}));
-  s.llm_concurrency = static_cast<std::size_t>(env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, 48}));
+  s.llm_concurrency = static_cast<std::size_t>(env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, kMaxLlmConcurrency}));
   s.lookback_days = static_cast<int>(env.integer("PROCESS_LOOKBACK_DAYS", 14, "a run fetches unread mail this many days back", {1, 3650}));
   s.processing_timeout_minutes = static_cast<int>(
       env.integer("PROCESSING_TIMEOUT_MINUTES", 30, "a message left processing this long is taken up again", {1, 10080}));
@@ -156,8 +160,7 @@ awaitable<RunResult> Triage::run() {
 awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::string& run_id, RunResult& result) {
   std::vector<mailbox::MailMessage> unread;
   try {
-    const auto since = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
-                       std::chrono::days(settings_.lookback_days);
+    const auto since = core::now() - std::chrono::days(settings_.lookback_days);
     unread = co_await graph_->unread_inbox(mailbox, since);
   } catch (const mailbox::GraphError& e) {
     core::log::error("mailbox could not be read", {{"mailbox", mailbox}, {"error", e.what()}});

@@ -3,6 +3,7 @@
 #include "core/testing/testing.hpp"
 #include "core/util/strings.hpp"
 #include "mail_triage/service.hpp"
+#include "mail_triage/tests/created_roles.hpp"
 
 #include <gtest/gtest.h>
 
@@ -56,7 +57,7 @@ std::string element(const std::string& html, const std::string& id) {
 struct ConsoleTest : ::testing::Test {
   core::testing::TestDatabase database{mail_triage::definition().migrations};
   std::unique_ptr<core::testing::RunningService> svc;
-  std::vector<std::string> roles;
+  mail_triage::testing::CreatedRoles roles{database.url()};
 
   void start(std::map<std::string, std::string> env = {}) {
     env.emplace("API_KEYS", "api-key");
@@ -65,15 +66,6 @@ struct ConsoleTest : ::testing::Test {
     env.emplace("DBUSERS_DB_HOST", "db.msp.example");
     svc = std::make_unique<core::testing::RunningService>(mail_triage::definition(), database.url(),
                                                           core::config::Environment(env.begin(), env.end()));
-  }
-  ~ConsoleTest() override {
-    svc.reset();
-    for (const auto& r : roles)
-      try {
-        sql("DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + r + "') THEN "
-            "EXECUTE 'DROP OWNED BY " + r + "'; EXECUTE 'DROP ROLE " + r + "'; END IF; END $$");
-      } catch (const std::exception&) {
-      }
   }
   std::string sql(const std::string& s) { return core::testing::sql(database.url(), s); }
   Browser browser() { return Browser{.port = svc->port()}; }
@@ -186,6 +178,8 @@ TEST_F(ConsoleTest, SignInCreateReadTheCredentialsOnceRevokeAndSignOut) {
   EXPECT_EQ(out.header("location"), "/dbusers/login");
   EXPECT_EQ(b.get("/dbusers").status, 303u);
   EXPECT_EQ(sql("SELECT count(*) FROM dbusers_console.sessions"), "0");
+  EXPECT_EQ(sql("SELECT action || ':' || (actor = '" + actor + "')::text FROM dbusers_console.audit ORDER BY id DESC LIMIT 1"),
+            "logout:true");
   // the old cookie is dead even if a client kept it
   Browser replay{.port = svc->port(), .cookies = {{"dbusers_session", token}}};
   EXPECT_EQ(replay.get("/dbusers").status, 303u);

@@ -6,6 +6,7 @@
 #include "core/util/strings.hpp"
 #include "mail_triage/dbusers/roles.hpp"
 #include "mail_triage/service.hpp"
+#include "mail_triage/tests/created_roles.hpp"
 
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
@@ -24,17 +25,7 @@ struct DbUsersTest : ::testing::Test {
   core::testing::TestDatabase database{mail_triage::definition().migrations};
   core::testing::IoThreads io;
   core::db::Pool pool{io.executor(), {.conninfo = database.url()}};
-  std::vector<std::string> roles;  // dropped at the end: roles belong to the cluster, not the database
-
-  ~DbUsersTest() override {
-    for (const auto& r : roles) {
-      try {
-        sql("DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + r + "') THEN "
-            "EXECUTE 'DROP OWNED BY " + r + "'; EXECUTE 'DROP ROLE " + r + "'; END IF; END $$");
-      } catch (const std::exception&) {
-      }
-    }
-  }
+  mail_triage::testing::CreatedRoles roles{database.url()};
 
   std::string sql(const std::string& s) { return core::testing::sql(database.url(), s); }
   // Usernames are unique per test: roles are cluster-wide and tests run in parallel.

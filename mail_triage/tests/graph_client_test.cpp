@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kMailbox = "inbox@msp.example";
 
 core::Timestamp hours_ago(int h) {
-  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
+  return core::now() -
          std::chrono::hours(h);
 }
 

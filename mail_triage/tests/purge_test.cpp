@@ -21,7 +21,7 @@ struct PurgeTest : mail_triage::testing::SandboxTest {
     m.from_address = from;
     m.folder = std::move(folder);
     m.is_read = true;
-    m.received_at = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
+    m.received_at = core::now() -
                     std::chrono::days(days_ago) - std::chrono::hours(1);
     return fakes.graph().add_message(mailbox, std::move(m));
   }

@@ -50,7 +50,7 @@ struct SandboxTest : ::testing::Test {
     m.from_address = std::move(from);
     m.from_name = "Someone";
     m.body = std::move(body);
-    m.received_at = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
+    m.received_at = core::now() -
                     std::chrono::hours(hours_ago);
     m.is_read = read;
     return fakes.graph().add_message(kMailbox, std::move(m));

@@ -25,11 +25,15 @@ constexpr std::string_view kUserColumns = R"sql(
            '[]'::json)
 )sql";
 
+// Every authenticated request runs this, so the session row is rewritten at most once a minute
+// (the idle limit is then precise to a minute) instead of on every request.
 const std::string kUserBySession = R"sql(
   WITH s AS (
+    SELECT user_id, last_seen_at FROM sessions
+    WHERE token_hash = $1 AND expires_at > now() AND last_seen_at > now() - make_interval(mins => $2::integer)),
+  touched AS (
     UPDATE sessions SET last_seen_at = now()
-    WHERE token_hash = $1 AND expires_at > now() AND last_seen_at > now() - make_interval(mins => $2::integer)
-    RETURNING user_id)
+    WHERE token_hash = $1 AND EXISTS (SELECT 1 FROM s WHERE s.last_seen_at < now() - interval '1 minute'))
   SELECT )sql" + std::string(kUserColumns) + " FROM users u JOIN s ON s.user_id = u.id";
 
 const std::string kUserById = "SELECT " + std::string(kUserColumns) + " FROM users u WHERE u.id = $1";
@@ -89,7 +93,7 @@ IdentitySettings read_identity_settings(core::config::Reader& env) {
       env.integer("SESSION_IDLE_MINUTES", 30, "a session ends after this long without a request", {1, 1440}));
   s.session_lifetime = std::chrono::hours(
       env.integer("SESSION_MAX_HOURS", 12, "a session ends this long after sign-in", {1, 720}));
-  s.failure_delay = std::chrono::milliseconds(env.integer(
+  s.slowdown.step = std::chrono::milliseconds(env.integer(
       "LOGIN_DELAY_MS", 1000, "delay per repeated failed sign-in of an account (from the third, at most five steps)",
       {0, 10'000}));
   return s;
@@ -119,9 +123,7 @@ awaitable<Identity::SignIn> Identity::sign_in(std::string email, std::string pas
                   "too many failed sign-ins; try again in " + std::to_string(settings_.failure_window.count()) +
                       " minutes")
         .with_header(core::http::bhttp::field::retry_after, std::to_string(settings_.failure_window.count() * 60));
-  if (by_account >= settings_.slow_after)
-    co_await core::async::sleep_for(settings_.failure_delay *
-                                    std::min<std::int64_t>(by_account - settings_.slow_after + 1, 5));
+  if (const auto wait = settings_.slowdown.delay(by_account); wait.count() > 0) co_await core::async::sleep_for(wait);
 
   const auto found = co_await db_.query(kCredentials, email);
   std::string hash = found.empty() ? std::string() : found.front().get<std::string>(1);

@@ -14,6 +14,7 @@
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/message.hpp"
+#include "core/http/sign_in_slowdown.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -44,10 +45,9 @@ struct IdentitySettings {
   std::chrono::minutes session_idle{30};
   std::chrono::hours session_lifetime{12};
   std::chrono::minutes failure_window{15};
-  int slow_after = 3;                // failures per account before answers are delayed
+  core::http::SignInSlowdown slowdown;  // per account: from the 3rd failure, 1 s a step, at most 5
   int refuse_account_after = 5;      // failures per account in the window before 429
   int refuse_address_after = 20;     // failures per address in the window before 429
-  std::chrono::milliseconds failure_delay{1000};  // per failure beyond slow_after, at most 5 steps
 };
 
 IdentitySettings read_identity_settings(core::config::Reader& env);

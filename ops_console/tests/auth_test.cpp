@@ -113,6 +113,7 @@ TEST_F(AuthTest, SignInGivesASessionCookieThatMeReadsAndSignOutEnds) {
   EXPECT_NE(out.header("set-cookie").find("Max-Age=0"), std::string::npos);
   EXPECT_EQ(call("GET", "/api/auth/me", nullptr, token).status, 401u);
   EXPECT_EQ(call("GET", "/api/auth/me").status, 401u);
+  EXPECT_EQ(call("POST", "/api/auth/logout").status, 204u);  // without a session: nothing to end, still 204
 
   // behind TLS the cookie is Secure
   const auto tls = call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}},
@@ -133,6 +134,10 @@ TEST_F(AuthTest, SessionsEndWhenIdleOrPastTheirLifetime) {
   start();
   const auto idle = sign_in("tech@msp.example", "correct horse battery");
   EXPECT_EQ(call("GET", "/api/auth/me", nullptr, idle).status, 200u);
+  // a request keeps the session alive: an old last-seen time is moved to now
+  sql("UPDATE sessions SET last_seen_at = now() - interval '29 minutes'");
+  EXPECT_EQ(call("GET", "/api/auth/me", nullptr, idle).status, 200u);
+  EXPECT_EQ(sql("SELECT (last_seen_at > now() - interval '1 minute')::text FROM sessions"), "true");
   sql("UPDATE sessions SET last_seen_at = now() - interval '31 minutes'");
   EXPECT_EQ(call("GET", "/api/auth/me", nullptr, idle).status, 401u);
 

@@ -34,7 +34,7 @@ class GraphFakeTest : public ::testing::Test {
     m.subject = std::move(subject);
     m.from_address = std::move(from);
     m.body = "body of " + m.subject;
-    m.received_at = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) -
+    m.received_at = core::now() -
                     std::chrono::hours(hours_ago);
     m.is_read = read;
     return m;
@@ -69,8 +69,7 @@ TEST_F(GraphFakeTest, FiltersSelectsAndPagesWithNextLink) {
   for (int i = 0; i < 5; ++i) fakes.graph().add_message(mailbox, message("unread " + std::to_string(i), "a@x.example", i));
   fakes.graph().add_message(mailbox, message("read", "a@x.example", 1, true));
   fakes.graph().add_message(mailbox, message("old", "a@x.example", 24 * 30));
-  const std::string since = core::format_rfc3339(std::chrono::time_point_cast<std::chrono::microseconds>(
-                                                     std::chrono::system_clock::now() - std::chrono::hours(24 * 14)))
+  const std::string since = core::format_rfc3339(core::now() - std::chrono::hours(24 * 14))
                                 .substr(0, 19) + "Z";
   std::string next = "/v1.0/users/" + mailbox + "/mailFolders/inbox/messages?$filter=" +
                      core::url_encode("isRead eq false and receivedDateTime ge " + since) + "&$select=subject,body&$top=2";
