@@ -95,7 +95,7 @@ std::uint16_t Service::start() {
   pipeline_.add(http::request_id());
   if (common_.access_log) pipeline_.add(http::access_log());
   pipeline_.add(http::problems());
-  Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_};
+  Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_, common_.db.conninfo};
   if (setup_) setup_(ctx);
 
   server_ = std::make_unique<http::Server>(io_.get_executor(), common_.server, pipeline_,

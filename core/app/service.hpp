@@ -39,6 +39,8 @@ struct Context {
   // on shutdown the hooks run after the server has stopped and before the pool closes, so that
   // nothing keeps the I/O threads waiting.
   std::vector<std::function<void()>>& stop_hooks;
+  // The database the pool connects to, for work that needs a connection of its own (LISTEN).
+  std::string_view conninfo;
 };
 
 using Setup = std::function<void(Context&)>;

@@ -68,7 +68,7 @@ class Watchdog {
 
 // Makes a blocked wait on the socket return at once: the next libpq call then sees a closed
 // connection. The file descriptor stays open (libpq owns it).
-void sever(int fd) {
+void shutdown_socket(int fd) {
   if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
 }
 
@@ -121,7 +121,7 @@ awaitable<std::unique_ptr<Connection>> Connection::open(asio::any_io_executor ex
 
   // libpq may switch sockets while it tries addresses; the watchdog severs the current one.
   auto fd = std::make_shared<std::atomic<int>>(PQsocket(raw));
-  Watchdog deadline(executor, timeout, [fd] { sever(fd->load()); });
+  Watchdog deadline(executor, timeout, [fd] { shutdown_socket(fd->load()); });
   auto status = PGRES_POLLING_WRITING;
   while (status != PGRES_POLLING_OK) {
     if (status == PGRES_POLLING_FAILED) {
@@ -236,7 +236,7 @@ void Connection::expire_if_due(std::chrono::steady_clock::time_point now, std::c
     request_cancel(cancel_);
   } else if (!activity_.severed && now >= activity_.cancelled_at + grace) {
     activity_.severed = true;
-    sever(socket_fd_);  // the server does not answer even a cancel: give up on the connection
+    shutdown_socket(socket_fd_);  // the server does not answer even a cancel: give up on the connection
   }
 }
 
@@ -289,6 +289,30 @@ awaitable<Result> Connection::execute(std::string_view sql, const std::vector<Pa
   co_return co_await run("query", timeout, [&] {
     return PQsendQueryPrepared(conn_, name.c_str(), n, values.data(), nullptr, nullptr, 0) == 1;
   });
+}
+
+awaitable<std::vector<Notification>> Connection::notifications() {
+  std::vector<Notification> out;
+  for (;;) {
+    if (broken()) throw Unavailable("database connection lost");
+    while (PGnotify* n = PQnotifies(conn_)) {
+      Notification note{n->relname, n->extra};
+      PQfreemem(n);
+      out.push_back(std::move(note));
+    }
+    if (!out.empty()) co_return out;
+    co_await wait(Wait::read);
+    if (!PQconsumeInput(conn_)) {
+      lost_ = true;
+      throw Unavailable("database connection lost: " + error_text(conn_));
+    }
+  }
+}
+
+void Connection::sever() {
+  std::lock_guard lock(activity_.mutex);  // as expire_if_due(), which may sever too
+  activity_.severed = true;
+  shutdown_socket(socket_fd_);
 }
 
 awaitable<Result> Connection::execute_simple(std::string_view sql, std::chrono::milliseconds timeout) {

@@ -17,6 +17,12 @@
 
 namespace core::db {
 
+// One NOTIFY received on a connection that ran LISTEN.
+struct Notification {
+  std::string channel;
+  std::string payload;
+};
+
 class Connection {
  public:
   ~Connection();
@@ -50,6 +56,15 @@ class Connection {
   // A SCRAM-SHA-256 verifier for `role`'s password, made here by libpq: only the verifier is sent
   // to the server, so the plaintext never reaches it or its log.
   std::string scram_verifier(const std::string& password, const std::string& role) const;
+
+  // For a connection that ran LISTEN: the notifications already received, or, when there are
+  // none, the next ones to arrive (waits as long as it takes). Throws Unavailable when the
+  // connection is lost or severed.
+  boost::asio::awaitable<std::vector<Notification>> notifications();
+
+  // From any thread: shuts the socket down, so a wait on it (notifications(), a statement) ends
+  // at once with Unavailable. The connection is unusable afterwards.
+  void sever();
 
   bool broken() const;
   bool in_transaction() const;

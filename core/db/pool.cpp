@@ -42,6 +42,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   std::list<std::shared_ptr<Waiter>> waiters;
   std::unordered_set<Connection*> all;             // every open connection, idle or leased
   std::size_t open = 0;                            // includes connections being opened
+  std::uint64_t acquires = 0;                      // acquire() calls, ever
   bool closed = false;
 
   // Under the mutex.
@@ -200,6 +201,10 @@ Pool::Pool(asio::any_io_executor executor, PoolOptions options)
 Pool::~Pool() { close(); }
 
 awaitable<Lease> Pool::acquire() {
+  {
+    std::lock_guard lock(shared_->mutex);
+    ++shared_->acquires;
+  }
   auto conn = co_await shared_->take();
   co_return Lease(shared_, std::move(conn));
 }
@@ -232,7 +237,7 @@ void Pool::close() {
 
 Pool::Stats Pool::stats() const {
   std::lock_guard lock(shared_->mutex);
-  return {shared_->open, shared_->idle.size(), shared_->waiters.size()};
+  return {shared_->open, shared_->idle.size(), shared_->waiters.size(), shared_->acquires};
 }
 
 }  // namespace core::db

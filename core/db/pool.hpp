@@ -105,6 +105,7 @@ class Pool {
     std::size_t open = 0;
     std::size_t idle = 0;
     std::size_t waiting = 0;
+    std::uint64_t acquires = 0;  // every statement and transaction takes one: tests read "no database work" here
   };
   Stats stats() const;
 

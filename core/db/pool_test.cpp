@@ -114,6 +114,7 @@ TEST_F(PoolTest, StatementTimeoutCancelsAndThePoolCarriesOn) {
     EXPECT_EQ(rows.front().get<int>(0), 7);
   }());
   EXPECT_EQ(pool.stats().open, 1u);
+  EXPECT_EQ(pool.stats().acquires, 2u);  // one per statement
 }
 
 TEST_F(PoolTest, SeveredWhenTheServerDoesNotAnswerEvenTheCancel) {

@@ -46,8 +46,7 @@ std::optional<std::string> Errors::check_string(const std::string& field, std::s
     bool found = false;
     for (const auto& v : rule.one_of) found = found || v == value;
     if (!found) {
-      std::string list;
-      for (const auto& v : rule.one_of) list += (list.empty() ? "" : ", ") + v;
+      const std::string list = join(rule.one_of, ", ");
       add(field, "must be one of: " + list);
       return std::nullopt;
     }
@@ -175,31 +174,46 @@ bool BodyReader::boolean(std::string_view field) {
   return optional_boolean(field).value_or(false);
 }
 
-std::vector<std::string> BodyReader::strings(std::string_view field, const StringRule& item, std::size_t max_items,
-                                             bool required) {
-  std::vector<std::string> out;
+template <class Item>
+std::vector<Item> BodyReader::array(std::string_view field, std::size_t max_items, bool required,
+                                    std::string_view kind, const std::function<std::optional<Item>(const std::string&, const json&)>& read) {
+  std::vector<Item> out;
   const json* v = find(field);
   if (!v || v->is_null()) {
     if (required) add(name(field), "is required");
     return out;
   }
   if (!v->is_array()) {
-    add(name(field), "must be an array of strings");
+    add(name(field), "must be an array of " + std::string(kind));
     return out;
   }
   if (v->size() > max_items) {
     add(name(field), "must have at most " + std::to_string(max_items) + " items");
     return out;
   }
-  for (std::size_t i = 0; i < v->size(); ++i) {
-    const auto item_name = name(field) + "[" + std::to_string(i) + "]";
-    if (!(*v)[i].is_string()) {
-      add(item_name, "must be a string");
-      continue;
-    }
-    if (auto s = check_string(item_name, (*v)[i].get<std::string>(), item)) out.push_back(std::move(*s));
-  }
+  for (std::size_t i = 0; i < v->size(); ++i)
+    if (auto item = read(name(field) + "[" + std::to_string(i) + "]", (*v)[i])) out.push_back(std::move(*item));
   return out;
+}
+
+std::vector<std::string> BodyReader::strings(std::string_view field, const StringRule& item, std::size_t max_items,
+                                             bool required) {
+  return array<std::string>(field, max_items, required, "strings",
+                            [&](const std::string& item_name, const json& v) -> std::optional<std::string> {
+                              if (v.is_string()) return check_string(item_name, v.get<std::string>(), item);
+                              add(item_name, "must be a string");
+                              return std::nullopt;
+                            });
+}
+
+std::vector<std::int64_t> BodyReader::integers(std::string_view field, const IntRule& item, std::size_t max_items,
+                                               bool required) {
+  return array<std::int64_t>(field, max_items, required, "integers",
+                             [&](const std::string& item_name, const json& v) -> std::optional<std::int64_t> {
+                               if (const auto n = as_integer(v)) return check_integer(item_name, *n, item);
+                               add(item_name, v.is_number() ? "must be a whole number within range" : "must be an integer");
+                               return std::nullopt;
+                             });
 }
 
 template <class T, class Read>

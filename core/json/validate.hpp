@@ -89,6 +89,9 @@ class BodyReader : public Errors {
   // An array of strings, each checked by `item`; absent or null gives an empty list unless required.
   std::vector<std::string> strings(std::string_view field, const StringRule& item = {},
                                    std::size_t max_items = 1000, bool required = false);
+  // An array of integers, each checked by `item`; likewise.
+  std::vector<std::int64_t> integers(std::string_view field, const IntRule& item = {},
+                                     std::size_t max_items = 1000, bool required = false);
 
   Patch<std::string> patch_string(std::string_view field, const StringRule& rule = {}, bool nullable = true);
   Patch<std::int64_t> patch_integer(std::string_view field, const IntRule& rule = {}, bool nullable = false);
@@ -98,6 +101,10 @@ class BodyReader : public Errors {
 
  private:
   const json* find(std::string_view field) const;
+  // An array field: absent/null, not an array and too long are checked here, each item by `read`.
+  template <class Item>
+  std::vector<Item> array(std::string_view field, std::size_t max_items, bool required, std::string_view kind,
+                          const std::function<std::optional<Item>(const std::string&, const json&)>& read);
   // Absent → not present; null → present and empty (an error unless `nullable`); else read().
   template <class T, class Read>
   Patch<T> patch(std::string_view field, bool nullable, Read read);

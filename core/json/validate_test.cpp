@@ -76,6 +76,24 @@ TEST(BodyReader, IntegersRejectFractionsAndStrings) {
   EXPECT_EQ(p.errors()[1].message, "must be an integer");
 }
 
+TEST(BodyReader, IntegerArraysCheckEachItem) {
+  const auto body = json::parse(R"({"ids": [3, 1, "2", 0, 4.5], "none": null, "scalar": 5, "long": [1, 2, 3]})");
+  BodyReader in(body);
+  EXPECT_EQ(in.integers("ids", {.min = 1}), (std::vector<std::int64_t>{3, 1}));
+  EXPECT_TRUE(in.integers("none").empty());
+  (void)in.integers("scalar");
+  (void)in.integers("long", {}, 2);
+  (void)in.integers("missing", {}, 10, true);
+  const auto p = problem_of([&] { in.finish(); });
+  ASSERT_EQ(p.errors().size(), 6u);
+  EXPECT_EQ(p.errors()[0], (core::http::FieldError{"ids[2]", "must be an integer"}));
+  EXPECT_EQ(p.errors()[1], (core::http::FieldError{"ids[3]", "must be at least 1"}));
+  EXPECT_EQ(p.errors()[2], (core::http::FieldError{"ids[4]", "must be a whole number within range"}));
+  EXPECT_EQ(p.errors()[3], (core::http::FieldError{"scalar", "must be an array of integers"}));
+  EXPECT_EQ(p.errors()[4], (core::http::FieldError{"long", "must have at most 2 items"}));
+  EXPECT_EQ(p.errors()[5], (core::http::FieldError{"missing", "is required"}));
+}
+
 TEST(BodyReader, PatchTellsAbsentFromNull) {
   const auto body = json::parse(R"({"notes": null, "older_than_days": 30, "is_active": false})");
   BodyReader in(body);

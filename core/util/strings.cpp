@@ -35,6 +35,15 @@ bool starts_with_icase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
+std::string join(const std::vector<std::string>& pieces, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (i > 0) out += sep;
+    out += pieces[i];
+  }
+  return out;
+}
+
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;

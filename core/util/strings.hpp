@@ -13,6 +13,8 @@ std::string to_lower(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 bool starts_with_icase(std::string_view s, std::string_view prefix);
 
+// The pieces with `sep` between them.
+std::string join(const std::vector<std::string>& pieces, std::string_view sep);
 // Splits on `sep`; empty pieces are kept (callers filter them when they mean to).
 std::vector<std::string_view> split(std::string_view s, char sep);
 

@@ -21,6 +21,12 @@ TEST(Strings, SplitKeepsEmptyPieces) {
   EXPECT_EQ(parts[3], "");
 }
 
+TEST(Strings, JoinPutsTheSeparatorBetweenPieces) {
+  EXPECT_EQ(core::join({}, ", "), "");
+  EXPECT_EQ(core::join({"a"}, ", "), "a");
+  EXPECT_EQ(core::join({"a", "", "c"}, ","), "a,,c");
+}
+
 TEST(Strings, UrlDecode) {
   EXPECT_EQ(url_decode("a%20b+c", true), "a b c");
   EXPECT_EQ(url_decode("a+b", false), "a+b");

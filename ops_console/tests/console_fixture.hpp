@@ -1,0 +1,56 @@
+#pragma once
+// A running ops-console over a fresh database, with helpers for users, sessions and calls.
+#include "core/testing/testing.hpp"
+#include "ops_console/identity/password.hpp"
+#include "ops_console/service.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace ops_console::testing {
+
+using core::testing::HttpResponse;
+using nlohmann::json;
+
+struct ConsoleTest : ::testing::Test {
+  core::testing::TestDatabase database{ops_console::definition().migrations};
+  std::unique_ptr<core::testing::RunningService> svc;
+
+  void start(std::map<std::string, std::string> env = {}) {
+    env.emplace("LOGIN_DELAY_MS", "1");
+    svc = std::make_unique<core::testing::RunningService>(ops_console::definition(), database.url(),
+                                                          core::config::Environment(env.begin(), env.end()));
+  }
+  std::string sql(const std::string& s) { return core::testing::sql(database.url(), s); }
+
+  // A user with a password; returns the id.
+  std::string add_user(const std::string& email, const std::string& password, bool admin = false,
+                       const std::vector<std::pair<std::string, std::string>>& permissions = {}) {
+    const std::string id = sql("INSERT INTO users (email, name, password_hash, is_admin) VALUES ('" + email +
+                               "', 'Name of " + email + "', '" + identity::hash_password(password) + "', " +
+                               (admin ? "true" : "false") + ") RETURNING id");
+    for (const auto& [r, a] : permissions)
+      sql("INSERT INTO user_permissions VALUES (" + id + ", '" + r + "', '" + a + "')");
+    return id;
+  }
+  HttpResponse call(const std::string& method, const std::string& path, const json& body = nullptr,
+                    const std::string& token = "", std::map<std::string, std::string> headers = {}) {
+    if (!token.empty()) headers["Cookie"] = "ops_session=" + token;
+    return core::testing::http(svc->port(), method, path, body.is_null() ? "" : body.dump(), headers);
+  }
+  static std::string token_of(const HttpResponse& res) {
+    const std::string c = res.header("set-cookie");
+    const auto start = c.find("ops_session=") + 12;
+    return c.substr(start, c.find(';', start) - start);
+  }
+  std::string sign_in(const std::string& email, const std::string& password) {
+    const auto res = call("POST", "/api/auth/login", {{"email", email}, {"password", password}});
+    EXPECT_EQ(res.status, 200u) << res.body;
+    return token_of(res);
+  }
+  // How many times the service has taken a database connection: a refused request takes none.
+  std::uint64_t database_work() { return svc->service().db().stats().acquires; }
+};
+
+}  // namespace ops_console::testing

@@ -1,0 +1,28 @@
+-- ops-console demo data (scripts/demo-data; safe to run again): what the PSA sync would bring,
+-- and a few analyzer runs, one of which fell back.
+INSERT INTO company_categories (id, name, is_active) VALUES
+  (1, 'Managed services', true), (2, 'Break-fix', true), (3, 'Prospect', true)
+ON CONFLICT (id) DO NOTHING;
+
+INSERT INTO company_classifications (id, label, is_active, sort_order) VALUES
+  (1, 'Gold', true, 1), (2, 'Silver', true, 2), (3, 'Bronze', true, 3)
+ON CONFLICT (id) DO NOTHING;
+
+INSERT INTO companies (id, company_name, company_number, company_type, company_category_id, classification_id,
+                       is_active, city, web_address, create_date, last_activity_date) VALUES
+  (0, 'Our MSP', 'MSP', 5, 1, 1, true, 'Leeds', 'https://msp.example', now() - interval '6 years', now()),
+  (174, 'Contoso Ltd', 'C-174', 1, 1, 1, true, 'Manchester', 'https://contoso.example', now() - interval '4 years', now() - interval '2 hours'),
+  (175, 'Fabrikam GmbH', 'C-175', 1, 1, 2, true, 'Berlin', 'https://fabrikam.example', now() - interval '3 years', now() - interval '1 day'),
+  (176, 'Northwind Traders', 'C-176', 1, 2, 3, true, 'York', 'https://northwind.example', now() - interval '2 years', now() - interval '3 days'),
+  (177, 'Wingtip Toys', 'C-177', 1, 3, 3, false, 'Bristol', NULL, now() - interval '1 year', now() - interval '200 days')
+ON CONFLICT (id) DO NOTHING;
+
+INSERT INTO pipeline_executions (pipeline_id, ticket_id, status, started_at, completed_at, output_data)
+SELECT * FROM (VALUES
+  (1::bigint, 51001::bigint, 'succeeded', now() - interval '50 minutes', now() - interval '50 minutes' + interval '2.4 s',
+   '{"route": "service_desk", "assignee": 29682885}'::jsonb),
+  (1, 51002, 'succeeded', now() - interval '35 minutes', now() - interval '35 minutes' + interval '3.1 s',
+   '{"route": "service_desk", "user_route_fallback": {"reason": "no contact matched the sender"}}'),
+  (2, 51003, 'failed', now() - interval '20 minutes', now() - interval '20 minutes' + interval '30 s', NULL)
+) AS v
+WHERE NOT EXISTS (SELECT 1 FROM pipeline_executions);
