@@ -40,10 +40,10 @@ constexpr std::string_view kSetScope = R"sql(
 
 const core::json::StringRule kNote{.max_length = 500};
 
-// A PSA id in a path or a query: digits only (no sign, no spaces), within bigint.
+// A PSA id in a path or a query: digits only, within bigint. parse_int64 refuses spaces, '+' and
+// fractions; only its '-' is left to refuse here.
 std::optional<std::int64_t> digits_id(std::string_view text) {
-  if (text.empty() || text.size() > 18 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
+  if (!text.empty() && text.front() == '-') return std::nullopt;
   return core::parse_int64(text);
 }
 
@@ -143,8 +143,8 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
       throw Problem::bad_request("the body names none of the settings: " + core::join(kDisplayKeys, ", "));
     auto tx = co_await db.begin();
     for (auto& [key, value] : changes) co_await tx.query(kSetDisplaySetting, key, value, current_user(req).email);
+    const auto rows = co_await tx.query(kDisplaySettings);
     co_await tx.commit();
-    const auto rows = co_await db.query(kDisplaySettings);
     co_return Response::json_text(std::string(rows.front().text(0)));
   }));
 

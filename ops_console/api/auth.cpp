@@ -49,8 +49,8 @@ json user_json(const identity::User& u) {
           {"name", u.name},
           {"isAdmin", u.is_admin},
           {"permissions", permissions},
-          {"theme", u.theme.value_or("system")},
-          {"timezone", u.timezone.value_or("UTC")}};
+          {"theme", u.theme.value_or(std::string(identity::kDefaultTheme))},
+          {"timezone", u.timezone.value_or(std::string(identity::kDefaultTimezone))}};
 }
 
 void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {

@@ -43,13 +43,13 @@ std::string label_of(const std::string& key) {
   return key;
 }
 
-// The row, with what the environment and the cache make of it.
-json item_json(const core::db::Row& r, const Registry& registry, const std::set<std::string>& effective) {
+// The row, with what the environment makes of it; `effective` is what the service applies now.
+json item_json(const core::db::Row& r, const Registry& registry, bool effective) {
   const auto key = r.get<std::string>(0);
   json item = json::parse(r.text(1));
   item["label"] = label_of(key);
   item["disabled_by_env"] = registry.env_disabled().contains(key);
-  item["effective_disabled"] = effective.contains(key);
+  item["effective_disabled"] = effective;
   return item;
 }
 
@@ -64,7 +64,8 @@ void install_integration_routes(core::app::Context& ctx, std::shared_ptr<identit
                    const auto rows = co_await db.query(kList);
                    const auto effective = co_await registry->disabled();
                    json items = json::array();
-                   for (const auto& r : rows) items.push_back(item_json(r, *registry, effective));
+                   for (const auto& r : rows)
+                     items.push_back(item_json(r, *registry, effective.contains(r.get<std::string>(0))));
                    co_return Response::json({{"items", items}, {"env_disabled", registry->env_disabled()}});
                  }));
 
@@ -79,7 +80,8 @@ void install_integration_routes(core::app::Context& ctx, std::shared_ptr<identit
                      const auto rows = co_await db.query(kToggle, key, disabled, std::move(reason), current_user(req).email);
                      if (rows.empty()) throw Problem::not_found("no integration " + key);
                      registry->clear_cache();
-                     const auto effective = co_await registry->disabled();
+                     // what the next read of the cache will say, without reading it
+                     const bool effective = disabled || registry->env_disabled().contains(key);
                      co_return Response::json(item_json(rows.front(), *registry, effective));
                    }));
 }

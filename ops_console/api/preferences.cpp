@@ -12,11 +12,10 @@ using core::http::Problem;
 using core::http::Request;
 using core::http::Response;
 using identity::current_user;
+using identity::kDefaultTheme;
+using identity::kDefaultTimezone;
 
 namespace {
-
-inline constexpr std::string_view kDefaultTheme = "system";
-inline constexpr std::string_view kDefaultTimezone = "UTC";
 
 const core::json::StringRule kTheme{.one_of = {"light", "dark", "system"}};
 const core::json::StringRule kTimezone{.min_length = 1, .max_length = 64};

@@ -54,6 +54,10 @@ IdentitySettings read_identity_settings(core::config::Reader& env);
 
 inline constexpr std::string_view kSessionCookie = "ops_session";
 
+// What a user who has chosen neither sees.
+inline constexpr std::string_view kDefaultTheme = "system";
+inline constexpr std::string_view kDefaultTimezone = "UTC";
+
 class Identity {
  public:
   Identity(core::db::Pool& db, IdentitySettings settings) : db_(db), settings_(std::move(settings)) {}

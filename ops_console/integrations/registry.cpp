@@ -106,9 +106,4 @@ awaitable<std::set<std::string>> Registry::disabled() {
   co_return result;
 }
 
-awaitable<bool> Registry::is_disabled(std::string key) {
-  const auto set = co_await disabled();
-  co_return set.contains(canonical_key(key));
-}
-
 }  // namespace ops_console::integrations

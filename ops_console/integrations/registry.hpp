@@ -2,7 +2,7 @@
 // Which integrations are switched off (issue 6).
 //
 //   Registry registry(db, {.env_disabled = parse_disabled_list(env.list("INTEGRATIONS_DISABLED", ...))});
-//   if (co_await registry.is_disabled("distributor")) throw Problem::forbidden(...);
+//   const auto off = co_await registry.disabled();    // {"distributor", ...}
 //   registry.clear_cache();   // on NOTIFY integration_settings, and after a PATCH
 //
 // The effective disabled set is the union of INTEGRATIONS_DISABLED and the rows of
@@ -60,7 +60,6 @@ class Registry {
 
   // The effective disabled set: environment ∪ database rows (environment alone without a database).
   boost::asio::awaitable<std::set<std::string>> disabled();
-  boost::asio::awaitable<bool> is_disabled(std::string key);
 
   const std::set<std::string>& env_disabled() const { return options_.env_disabled; }
 

@@ -12,7 +12,6 @@
 
 namespace {
 
-using core::testing::HttpResponse;
 using nlohmann::json;
 using ops_console::identity::hash_password;
 
