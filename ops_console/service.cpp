@@ -2,6 +2,7 @@
 
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/auth.hpp"
+#include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/integrations.hpp"
 #include "ops_console/api/preferences.hpp"
 #include "ops_console/identity/create_user.hpp"
@@ -57,6 +58,7 @@ const core::app::ServiceDefinition& definition() {
           install_data_routes(ctx, id);
           install_integration_routes(ctx, id, registry);
           follow_integration_changes(ctx, registry);
+          install_event_key_routes(ctx, id);
           // Notifications, dashboards and the rest arrive with their issues.
         };
       },

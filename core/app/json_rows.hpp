@@ -22,10 +22,12 @@ boost::asio::awaitable<http::Response> json_document(db::Pool& db, std::string_v
   co_return http::Response::json_text(std::string(rows.front().text(0)));
 }
 
-// What a statement on one resource answers when it finds no row, or breaks a unique rule.
+// What a statement on one resource answers when it finds no row, or breaks a unique rule, and the
+// status of the answer when it finds (or makes) one.
 struct ResourceProblems {
   http::Problem missing;                         // usually a 404
   std::optional<http::Problem> duplicate = {};   // usually a 409; unset: the error propagates (500)
+  http::Status found = http::Status::ok;         // http::Status::created for an INSERT ... RETURNING
 };
 
 // One resource, or `problems.missing` when the statement returns no row.
@@ -42,7 +44,7 @@ boost::asio::awaitable<http::Response> json_resource(db::Pool& db, ResourceProbl
   }
   if (duplicate) throw *problems.duplicate;
   if (rows.empty()) throw problems.missing;
-  co_return http::Response::json_text(std::string(rows.front().text(0)));
+  co_return http::Response::json_text(std::string(rows.front().text(0)), problems.found);
 }
 
 // An upsert `RETURNING <json>, (xmax = 0) AS created`: 201 when the row was created, else 200.
