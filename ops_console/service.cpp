@@ -4,10 +4,12 @@
 #include "ops_console/api/auth.hpp"
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/integrations.hpp"
+#include "ops_console/api/notifications.hpp"
 #include "ops_console/api/preferences.hpp"
 #include "ops_console/identity/create_user.hpp"
 #include "ops_console/identity/identity.hpp"
 #include "ops_console/integrations/registry.hpp"
+#include "ops_console/notify/notifier.hpp"
 
 #include "core/db/listener.hpp"
 
@@ -49,7 +51,8 @@ const core::app::ServiceDefinition& definition() {
             .cache_ttl = std::chrono::seconds(env.integer(
                 "INTEGRATION_CACHE_SECONDS", 60,
                 "how long an instance keeps the disabled-integration rows; changes clear it at once", {1, 86400}))};
-        return [identity_settings, registry_options](core::app::Context& ctx) {
+        auto notify_settings = notify::read_notify_settings(env);
+        return [identity_settings, registry_options, notify_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -59,7 +62,9 @@ const core::app::ServiceDefinition& definition() {
           install_integration_routes(ctx, id, registry);
           follow_integration_changes(ctx, registry);
           install_event_key_routes(ctx, id);
-          // Notifications, dashboards and the rest arrive with their issues.
+          auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
+          install_notification_routes(ctx, id, notifier);
+          // Dashboards and the rest arrive with their issues.
         };
       },
       .commands = {{.name = "create-user",

@@ -53,7 +53,9 @@ void print_help() {
                "  migrate   nothing to do: the sandbox has no database (exits 0)\n\n"
                "Routes: GET /healthz, GET /readyz, GET /_sandbox (the fakes served);\n"
                "  Microsoft Graph: POST /{tenant}/oauth2/v2.0/token, /v1.0/users/{mailbox}/..., control /_sandbox/graph/...\n"
-               "  OpenAI-compatible: POST /v1/chat/completions, control /_sandbox/model/...\n\n"
+               "  OpenAI-compatible: POST /v1/chat/completions, control /_sandbox/model/...\n"
+               "  Notification receivers: POST /chat/v1/spaces/{space}/messages, /telegram/bot{token}/sendMessage,\n"
+               "    /ntfy/{topic}, /webhook/{name}; control /_sandbox/notify/...\n\n"
                "Environment:\n"
             << core::config::format_help(reader.described());
 }

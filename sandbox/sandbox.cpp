@@ -26,10 +26,15 @@ core::http::Router routes(Fakes& fakes) {
                                  {"control", "/_sandbox/graph"}},
                                 {{"name", "openai-chat-completions"},
                                  {"serves", {"POST /v1/chat/completions"}},
-                                 {"control", "/_sandbox/model"}}}}});
+                                 {"control", "/_sandbox/model"}},
+                                {{"name", "notification-receivers"},
+                                 {"serves", {"POST /chat/v1/spaces/{space}/messages", "POST /telegram/bot{token}/sendMessage",
+                                             "POST /ntfy/{topic}", "POST /webhook/{name}"}},
+                                 {"control", "/_sandbox/notify"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
+  fakes.notify.install(r);
   return r;
 }
 
@@ -63,5 +68,6 @@ std::uint16_t InProcess::port() const { return impl_->server.port(); }
 std::string InProcess::url() const { return "http://127.0.0.1:" + std::to_string(port()); }
 GraphFake& InProcess::graph() { return impl_->fakes.graph; }
 ModelFake& InProcess::model() { return impl_->fakes.model; }
+NotifyFake& InProcess::notify() { return impl_->fakes.notify; }
 
 }  // namespace sandbox

@@ -7,6 +7,7 @@
 #include "core/http/router.hpp"
 #include "sandbox/graph_fake.hpp"
 #include "sandbox/model_fake.hpp"
+#include "sandbox/notify_fake.hpp"
 
 #include <memory>
 #include <string>
@@ -18,6 +19,7 @@ struct Fakes {
       : graph(std::move(graph_options)), model(std::move(model_options)) {}
   GraphFake graph;
   ModelFake model;
+  NotifyFake notify;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -31,6 +33,7 @@ class InProcess {
   std::string url() const;  // http://127.0.0.1:<port>
   GraphFake& graph();
   ModelFake& model();
+  NotifyFake& notify();
 
  private:
   struct Impl;

@@ -2,25 +2,12 @@
 
 #include "core/log/log.hpp"
 
-#include <openssl/evp.h>
+#include "core/util/digest.hpp"
 
 #include <map>
 #include <memory>
 
 namespace core::db {
-
-std::string sha256_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 0xf];
-  }
-  return out;
-}
 
 namespace {
 
@@ -68,7 +55,7 @@ std::map<std::string, std::string> applied(PGconn* c) {
 void verify_unchanged(const std::map<std::string, std::string>& done, std::span<const Migration> migrations) {
   for (const auto& m : migrations) {
     const auto it = done.find(std::string(m.name));
-    if (it != done.end() && it->second != sha256_hex(m.sql))
+    if (it != done.end() && it->second != core::sha256_hex(m.sql))
       throw MigrationError("migration " + std::string(m.name) +
                            " was edited after it was applied; add a new migration instead");
   }
@@ -100,7 +87,7 @@ std::vector<std::string> apply_migrations(const std::string& conninfo, std::span
       exec(c, "BEGIN");
       exec(c, m.sql);
       exec(c, "INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)",
-           {std::string(m.name), sha256_hex(m.sql)});
+           {std::string(m.name), core::sha256_hex(m.sql)});
       exec(c, "COMMIT");
     } catch (const MigrationError& e) {
       PQclear(PQexec(c, "ROLLBACK"));
@@ -127,7 +114,7 @@ boost::asio::awaitable<bool> migrations_current(Pool& pool, std::span<const Migr
   for (const auto& row : rows) done[row.get<std::string>(0)] = row.get<std::string>(1);
   for (const auto& m : migrations) {
     const auto it = done.find(m.name);
-    if (it == done.end() || it->second != sha256_hex(m.sql)) co_return false;
+    if (it == done.end() || it->second != core::sha256_hex(m.sql)) co_return false;
   }
   co_return true;
 }

@@ -25,8 +25,6 @@ struct MigrationError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string sha256_hex(std::string_view data);
-
 // Blocking; for start-up and the `migrate` command. Returns the names applied now.
 // Throws MigrationError (edited or failing migration) or Unavailable (cannot connect).
 std::vector<std::string> apply_migrations(const std::string& conninfo, std::span<const Migration> migrations,

@@ -1,6 +1,7 @@
 #include "core/db/migrate.hpp"
 
 #include "core/testing/testing.hpp"
+#include "core/util/digest.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,7 @@ TEST(Migrations, AppliesPendingInOrderAndRecordsChecksums) {
   EXPECT_EQ(db::apply_migrations(database.url(), both, "t"), (std::vector<std::string>{"0001_people.sql", "0002_pets.sql"}));
   EXPECT_EQ(sql(database.url(), "SELECT name FROM people"), "ada");
   EXPECT_EQ(sql(database.url(), "SELECT checksum FROM schema_migrations WHERE name = '0002_pets.sql'"),
-            db::sha256_hex(kSecond.sql));
+            core::sha256_hex(kSecond.sql));
   EXPECT_TRUE(db::apply_migrations(database.url(), both, "t").empty());
 }
 

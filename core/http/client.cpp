@@ -61,8 +61,15 @@ struct Attempt {
 };
 
 Attempt perform_blocking(const OutboundRequest& req, const ClientOptions& opt) {
-  CURL* h = thread_handle();
+  // Pinned addresses enter a handle's DNS cache and outlive the request: such a request gets a
+  // handle of its own, so no later request on this thread inherits them.
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> own(req.resolve.empty() ? nullptr : curl_easy_init(),
+                                                          curl_easy_cleanup);
+  CURL* h = own ? own.get() : thread_handle();
   Attempt a;
+  curl_slist* pins = nullptr;
+  for (const auto& pin : req.resolve) pins = curl_slist_append(pins, pin.c_str());
+  if (pins) curl_easy_setopt(h, CURLOPT_RESOLVE, pins);
   curl_slist* headers = nullptr;
   for (const auto& [k, v] : req.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
   headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
@@ -87,6 +94,7 @@ Attempt perform_blocking(const OutboundRequest& req, const ClientOptions& opt) {
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &a.response.headers);
   const CURLcode rc = curl_easy_perform(h);
   curl_slist_free_all(headers);
+  curl_slist_free_all(pins);
   if (rc != CURLE_OK) {
     a.transport_error = curl_easy_strerror(rc);
     return a;
@@ -144,7 +152,8 @@ awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
         throw TransportError(req.method + " " + req.url + " failed after " + std::to_string(attempt + 1) +
                              " attempt(s): " + a.transport_error);
       delay = backoff(options_, attempt);
-    } else if (!last && is_retryable_status(a.response.status) && (!req.retry_if || req.retry_if(a.response))) {
+    } else if (!last && (req.retry_status ? req.retry_status(a.response.status) : is_retryable_status(a.response.status)) &&
+               (!req.retry_if || req.retry_if(a.response))) {
       const auto asked = parse_retry_after(a.response.header("retry-after"), std::chrono::system_clock::now());
       if (asked && *asked > options_.max_retry_after) {
         a.response.attempts = attempt + 1;

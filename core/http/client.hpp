@@ -57,6 +57,11 @@ struct OutboundRequest {
   // When set, also asked before a 429/502/503/504 is retried: false returns the response as is
   // (a 429 that means "quota exhausted" rather than "slow down", say).
   std::function<bool(const struct OutboundResponse&)> retry_if;
+  // Which statuses are retried at all; unset: is_retryable_status (429, 502, 503, 504).
+  std::function<bool(int status)> retry_status;
+  // Pinned addresses, curl's CURLOPT_RESOLVE form "host:port:address[,address]": the request
+  // connects only there, so a name checked before sending cannot resolve elsewhere meanwhile.
+  std::vector<std::string> resolve;
 };
 
 struct OutboundResponse {

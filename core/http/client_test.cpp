@@ -62,6 +62,9 @@ struct ClientTest : ::testing::Test {
       ++hits;
       co_return status(Status::bad_request);
     });
+    router.get("/internal-error-once", [this](Request&) -> awaitable<Response> {
+      co_return ++hits == 1 ? status(Status::internal_server_error) : status(Status::ok);
+    });
     router.get("/slow", [](Request&) -> awaitable<Response> {
       boost::asio::steady_timer t(co_await boost::asio::this_coro::executor, 2s);
       co_await t.async_wait(boost::asio::use_awaitable);
@@ -140,6 +143,30 @@ TEST_F(ClientTest, RetryIfCanRefuseARetry) {
   EXPECT_EQ(res.status, 502);
   EXPECT_EQ(res.attempts, 1);  // the predicate said no to the first retry
   EXPECT_EQ(hits, 1);
+}
+
+TEST_F(ClientTest, RetryStatusChoosesWhatIsRetried) {
+  // A 500 is not retried by default ...
+  const auto plain = io.run(client().get(base + "/internal-error-once"));
+  EXPECT_EQ(plain.status, 500);
+  EXPECT_EQ(plain.attempts, 1);
+  // ... and is when the request widens the set.
+  hits = 0;
+  OutboundRequest any_5xx{.url = base + "/internal-error-once"};
+  any_5xx.retry_status = [](int s) { return s == 429 || s >= 500; };
+  const auto widened = io.run(client().send(std::move(any_5xx)));
+  EXPECT_EQ(widened.status, 200);
+  EXPECT_EQ(widened.attempts, 2);
+}
+
+TEST_F(ClientTest, ResolvePinsTheAddress) {
+  const std::string port = base.substr(base.rfind(':') + 1);
+  const std::string url = "http://pinned.invalid:" + port + "/bad";  // .invalid never resolves (RFC 6761)
+  EXPECT_THROW(io.run(client({.max_retries = 0}).get(url)), TransportError);
+  OutboundRequest pinned{.url = url, .resolve = {"pinned.invalid:" + port + ":127.0.0.1"}};
+  EXPECT_EQ(io.run(client({.max_retries = 0}).send(std::move(pinned))).status, 400);
+  // The pin was the request's own: the next request on any pool thread does not inherit it.
+  for (int i = 0; i < 8; ++i) EXPECT_THROW(io.run(client({.max_retries = 0}).get(url)), TransportError);
 }
 
 TEST_F(ClientTest, PostsJsonWithHeaders) {

@@ -1,5 +1,6 @@
 #include "core/testing/testing.hpp"
 
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -68,8 +69,8 @@ namespace {
 
 std::string template_for(std::span<const db::Migration> migrations) {
   std::string all;
-  for (const auto& m : migrations) all += std::string(m.name) + db::sha256_hex(m.sql);
-  const std::string name = "tpl_" + db::sha256_hex(all).substr(0, 16);
+  for (const auto& m : migrations) all += std::string(m.name) + core::sha256_hex(m.sql);
+  const std::string name = "tpl_" + core::sha256_hex(all).substr(0, 16);
 
   std::unique_ptr<PGconn, decltype(&PQfinish)> c(PQconnectdb(admin_url().c_str()), PQfinish);
   if (PQstatus(c.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(c.get()));

@@ -2,8 +2,8 @@
 
 #include "core/async/sleep.hpp"
 #include "core/http/cookies.hpp"
-#include "core/db/migrate.hpp"
 #include "core/log/log.hpp"
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "mail_triage/dbusers/roles.hpp"
 
@@ -71,7 +71,7 @@ constexpr std::string_view kUsers = R"sql(
 struct Session {
   std::string token;
   std::string actor;
-  std::string csrf() const { return core::db::sha256_hex("dbusers csrf:" + token); }
+  std::string csrf() const { return core::sha256_hex("dbusers csrf:" + token); }
 };
 
 std::string form_value(const core::http::Query& form, std::string_view name) {
@@ -221,7 +221,7 @@ class Console : public std::enable_shared_from_this<Console> {
 
   awaitable<std::optional<Session>> session_of(std::optional<std::string> token) {
     if (!token || token->empty() || token->size() > 100) co_return std::nullopt;
-    const std::string token_hash = core::db::sha256_hex(*token);
+    const std::string token_hash = core::sha256_hex(*token);
     const auto found = co_await db_.query(kTouchSession, token_hash, static_cast<int>(settings_.session_idle.count()));
     if (found.empty()) co_return std::nullopt;
     co_return Session{.token = *token, .actor = std::string(found.front().text(0))};
@@ -280,9 +280,9 @@ class Console : public std::enable_shared_from_this<Console> {
       core::log::warn("dbusers sign-in failed", {{"address", address}});
       co_return fresh_login_page(req, Status::forbidden, "That key is not valid.");
     }
-    const std::string actor = "admin key " + core::db::sha256_hex(*matched).substr(0, 8);
+    const std::string actor = "admin key " + core::sha256_hex(*matched).substr(0, 8);
     const std::string token = core::random_base64url(32);
-    const std::string token_hash = core::db::sha256_hex(token);
+    const std::string token_hash = core::sha256_hex(token);
     co_await db_.query(kStartSession, token_hash, actor, address,
                        static_cast<int>(settings_.session_lifetime.count()),
                        static_cast<int>(settings_.session_idle.count()));
@@ -297,7 +297,7 @@ class Console : public std::enable_shared_from_this<Console> {
     const auto s = co_await session(req);
     if (!s) co_return redirect("/dbusers/login");
     if (!checked_form(req, s->csrf())) co_return forbidden();
-    const std::string token_hash = core::db::sha256_hex(s->token);
+    const std::string token_hash = core::sha256_hex(s->token);
     co_await db_.query(kEndSession, token_hash);
     co_await db_.query(kSignedOut, s->actor, req.remote_address);
     auto res = redirect("/dbusers/login");

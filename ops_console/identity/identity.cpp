@@ -1,10 +1,10 @@
 #include "ops_console/identity/identity.hpp"
 
 #include "core/async/sleep.hpp"
-#include "core/db/migrate.hpp"
 #include "core/http/cookies.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/password.hpp"
 
@@ -101,7 +101,7 @@ IdentitySettings read_identity_settings(core::config::Reader& env) {
 
 awaitable<std::optional<User>> Identity::user_of(std::optional<std::string> token) {
   if (!token || token->empty() || token->size() > 100) co_return std::nullopt;  // no query without a cookie
-  const std::string token_hash = core::db::sha256_hex(*token);
+  const std::string token_hash = core::sha256_hex(*token);
   const auto rows = co_await db_.query(kUserBySession, token_hash, static_cast<int>(settings_.session_idle.count()));
   if (rows.empty()) co_return std::nullopt;
   co_return user_from(rows.front());
@@ -144,14 +144,14 @@ awaitable<Identity::SignIn> Identity::sign_in(std::string email, std::string pas
 
 awaitable<std::string> Identity::start_session(std::int64_t user_id, std::string address) {
   std::string token = core::random_base64url(32);
-  const std::string token_hash = core::db::sha256_hex(token);
+  const std::string token_hash = core::sha256_hex(token);
   co_await db_.query(kStartSession, token_hash, user_id, address, static_cast<int>(settings_.session_lifetime.count()),
                      static_cast<int>(settings_.session_idle.count()));
   co_return token;
 }
 
 awaitable<void> Identity::end_session(std::string token) {
-  const std::string token_hash = core::db::sha256_hex(token);
+  const std::string token_hash = core::sha256_hex(token);
   co_await db_.query(kEndSession, token_hash);
 }
 

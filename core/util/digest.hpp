@@ -1,0 +1,18 @@
+#pragma once
+// Digests, message authentication codes and base64, on OpenSSL. Pure functions.
+#include <string>
+#include <string_view>
+
+namespace core {
+
+// SHA-256 of `data`, lowercase hex (64 characters).
+std::string sha256_hex(std::string_view data);
+
+// HMAC-SHA256 of `data` keyed by `key`, lowercase hex: what GitHub's X-Hub-Signature-256 carries
+// after "sha256=", and what our outbound webhooks sign with.
+std::string hmac_sha256_hex(std::string_view key, std::string_view data);
+
+// Standard base64 (RFC 4648 section 4) with padding.
+std::string base64(std::string_view data);
+
+}  // namespace core

@@ -1,0 +1,32 @@
+#include "core/util/digest.hpp"
+
+#include <gtest/gtest.h>
+
+namespace core {
+namespace {
+
+TEST(Digest, Sha256OfKnownInputs) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Digest, HmacSha256MatchesGithubsTestVector) {
+  // vendors.md, "Source control push": GitHub's published example.
+  EXPECT_EQ(hmac_sha256_hex("It's a Secret to Everybody", "Hello, World!"),
+            "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17");
+  // RFC 4231 test case 2.
+  EXPECT_EQ(hmac_sha256_hex("Jefe", "what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+}
+
+TEST(Digest, Base64PadsLikeRfc4648) {
+  EXPECT_EQ(base64(""), "");
+  EXPECT_EQ(base64("f"), "Zg==");
+  EXPECT_EQ(base64("fo"), "Zm8=");
+  EXPECT_EQ(base64("foo"), "Zm9v");
+  EXPECT_EQ(base64("foobar"), "Zm9vYmFy");
+  EXPECT_EQ(base64("\xc3\xa9t\xc3\xa9"), "w6l0w6k=");
+}
+
+}  // namespace
+}  // namespace core

@@ -1,0 +1,28 @@
+#pragma once
+// Notification channels and subscriptions (issue 7; ops_console/README.md has the details).
+//
+//   GET    /api/notification-channels?owner=global|personal|all   admins: every row with owner_email;
+//                                                                 others: global channels, no configuration
+//   POST   /api/notification-channels                (admin) {channel_type, owner_user_id?, name?, enabled?, config} → 201
+//   GET    /api/notification-channels/{id}           admin, or the owner of a personal channel
+//   PATCH  /api/notification-channels/{id}           {name?, enabled?, config?} (config merges over the stored one)
+//   DELETE /api/notification-channels/{id}           → 204
+//   POST   /api/notification-channels/{id}/test      sends a test message → {channel_id, delivered, ...}
+//
+//   GET    /api/me/channels                          the session user's personal channels
+//   PUT    /api/me/channels/{type}                   upsert, then a best-effort test → {channel, test}
+//   DELETE /api/me/channels/{type}                   → 204; 404 when absent
+//   POST   /api/me/channels/{type}/test              → {channel_id, delivered, ...}; 404 when absent
+//
+//   GET    /api/me/notification-subscriptions        {eventKeys, channelTypes, matrix}; cells default to true
+//   PUT    /api/me/notification-subscriptions        {event_key, channel_type, enabled} → the cell
+#include "core/app/service.hpp"
+#include "ops_console/identity/identity.hpp"
+#include "ops_console/notify/notifier.hpp"
+
+namespace ops_console {
+
+void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity,
+                                 std::shared_ptr<const notify::Notifier> notifier);
+
+}  // namespace ops_console
