@@ -159,7 +159,6 @@ Response test_result(std::int64_t channel_id, const notify::Delivery& d) {
 void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                                  std::shared_ptr<const Notifier> notifier) {
   auto& db = ctx.db;
-  const auto& settings = notifier->settings();
 
   // ---- Channels, global and personal ---------------------------------------------------------
 
@@ -170,7 +169,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     return core::app::json_document(db, current_user(req).is_admin ? kListForAdmin : kListGlobal, owner);
   }));
 
-  ctx.router.post("/api/notification-channels", identity::admin(id, [&db, &settings](Request& req) {
+  ctx.router.post("/api/notification-channels", identity::admin(id, [&db, notifier](Request& req) {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     const std::string type = in.string("channel_type", kChannelType);
@@ -179,7 +178,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     const bool enabled = in.optional_boolean("enabled").value_or(true);
     if (!in.has("config")) in.add("config", "is required");
     const json config = notify::is_channel_type(type) && in.has("config")
-                            ? notify::read_config(type, body["config"], settings, in)
+                            ? notify::read_config(type, body["config"], notifier->settings(), in)
                             : json::object();
     in.finish();
     return core::app::json_resource(
@@ -195,7 +194,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     co_return Response::json_text(s.rendered);
   }));
 
-  ctx.router.patch("/api/notification-channels/{id}", identity::auth(id, [&db, &settings](Request& req) -> awaitable<Response> {
+  ctx.router.patch("/api/notification-channels/{id}", identity::auth(id, [&db, notifier](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     auto name = in.patch_string("name", kName, false);
@@ -208,7 +207,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     if (in.has("config")) {
       core::json::Errors errors;
       const json merged = notify::overlay_config(s.channel.config, body["config"], true);
-      config = notify::read_config(s.channel.type, merged, settings, errors).dump();
+      config = notify::read_config(s.channel.type, merged, notifier->settings(), errors).dump();
       errors.finish();
     }
     // Named, not a braced temporary inside co_await (docs/conventions.md, GCC 12).
@@ -236,7 +235,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     return core::app::json_document(db, kMine, current_user(req).id);
   }));
 
-  ctx.router.put("/api/me/channels/{type}", identity::auth(id, [&db, &settings, notifier](Request& req) -> awaitable<Response> {
+  ctx.router.put("/api/me/channels/{type}", identity::auth(id, [&db, notifier](Request& req) -> awaitable<Response> {
     const std::string type = channel_type_of(req);
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
@@ -249,7 +248,8 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     const auto existing = co_await db.query(kMineOfType, user_id, type);
     const json stored = existing.empty() ? json::object() : json::parse(existing.front().text(2));
     core::json::Errors errors;
-    const json config = notify::read_config(type, notify::overlay_config(stored, body["config"], false), settings, errors);
+    const json config = notify::read_config(type, notify::overlay_config(stored, body["config"], false),
+                                            notifier->settings(), errors);
     errors.finish();
 
     const auto rows = co_await db.query(kUpsertMine, user_id, type, name, enabled, config);

@@ -113,14 +113,16 @@ json read_config(std::string_view type, const json& config, const NotifySettings
 }
 
 json overlay_config(const json& stored, const json& incoming, bool merge_all) {
+  if (!incoming.is_object()) return incoming;  // not an object: read_config says so
   json out = json::object();
   for (const auto& [key, value] : stored.items()) {
     const bool secret = std::find(kSecretFields.begin(), kSecretFields.end(), key) != kSecretFields.end();
     if (merge_all || secret) out[key] = value;
   }
-  if (incoming.is_object() && incoming.value("mint_topic", false)) out.erase("topic");
-  if (incoming.is_object()) out.update(incoming);
-  else return incoming;  // not an object: let read_config say so
+  // A request to mint replaces the stored topic; a mint_topic that is not a boolean is left for
+  // read_config to refuse.
+  if (incoming.contains("mint_topic") && incoming["mint_topic"] == true) out.erase("topic");
+  out.update(incoming);
   return out;
 }
 

@@ -235,6 +235,11 @@ TEST_F(ChannelsTest, PersonalChannelsUpsertTestAndDelete) {
   EXPECT_EQ(call("GET", "/api/me/channels", nullptr, tech).json(), json::array());
   EXPECT_EQ(call("GET", "/api/me/channels", nullptr, other).json().size(), 1u);  // untouched
 
+  // A mint_topic that is not a boolean is a 400 naming it, not a server error.
+  const auto not_boolean = call("PUT", "/api/me/channels/push_topic", {{"config", {{"mint_topic", "yes"}}}}, tech);
+  EXPECT_EQ(not_boolean.status, 400u) << not_boolean.body;
+  EXPECT_EQ(not_boolean.json()["errors"][0]["field"], "config.mint_topic");
+
   const auto unknown = call("PUT", "/api/me/channels/pager", {{"config", json::object()}}, tech);
   EXPECT_EQ(unknown.status, 400u);
   EXPECT_EQ(unknown.json()["errors"][0]["field"], "type");
