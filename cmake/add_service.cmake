@@ -1,8 +1,10 @@
-# add_service(<dir> <binary>): a service's library (<dir>_lib: its sources and embedded
-# migrations), its executable (build/bin/<binary>) and its API tests (<dir>_api_tests: the
-# shared service contract plus <dir>/tests/*_test.cpp).
+# add_service(<dir> <binary> SOURCES <file>... [TEST_LIBS <target>...]): a service's library
+# (<dir>_lib: its sources and embedded migrations), its executable (build/bin/<binary>), the
+# shared service contract run against that executable (<dir>_contract_tests:
+# <dir>/tests/service_test.cpp) and its API tests (<dir>_api_tests: the other
+# <dir>/tests/*_test.cpp, linked with TEST_LIBS too).
 function(add_service dir binary)
-  cmake_parse_arguments(SVC "" "" "SOURCES" ${ARGN})
+  cmake_parse_arguments(SVC "" "" "SOURCES;TEST_LIBS" ${ARGN})
   embed_migrations(${dir}_migrations ${CMAKE_CURRENT_SOURCE_DIR}/migrations)
 
   add_library(${dir}_lib STATIC ${SVC_SOURCES})
@@ -13,10 +15,16 @@ function(add_service dir binary)
   target_link_libraries(${binary} PRIVATE ${dir}_lib)
   target_precompile_headers(${binary} REUSE_FROM core)
 
-  file(GLOB api_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/*_test.cpp)
+  # The service contract against the built binary: in every tree, since build/ runs it against
+  # the optimised binary. The API tests: <dir>/tests/*_test.cpp but service_test.cpp.
   string(TOUPPER ${dir} upper)
-  core_test(${dir}_api_tests ${api_tests} ${PROJECT_SOURCE_DIR}/core/testing/service_contract.cpp)
-  target_link_libraries(${dir}_api_tests PRIVATE ${dir}_lib)
-  target_compile_definitions(${dir}_api_tests PRIVATE ${upper}_BINARY="$<TARGET_FILE:${binary}>")
-  add_dependencies(${dir}_api_tests ${binary})
+  set(binary_path ${upper}_BINARY="$<TARGET_FILE:${binary}>")
+  core_test(${dir}_contract_tests ALWAYS
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tests/service_test.cpp
+            ${PROJECT_SOURCE_DIR}/core/testing/service_contract.cpp
+    LIBS ${dir}_lib DEFINITIONS ${binary_path} DEPENDS ${binary})
+
+  file(GLOB api_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/*_test.cpp)
+  list(REMOVE_ITEM api_tests ${CMAKE_CURRENT_SOURCE_DIR}/tests/service_test.cpp)
+  core_test(${dir}_api_tests SOURCES ${api_tests} LIBS ${dir}_lib ${SVC_TEST_LIBS})
 endfunction()

@@ -3,8 +3,8 @@
 #
 #   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 #
-# Provides: ROOT, PG_BINDIR, log, warn, die, ensure_packages, build, free_port,
-# random_secret.
+# Provides: ROOT, PG_BINDIR, log, warn, die, ensure_packages, build, build_release,
+# free_port, random_secret.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
@@ -21,7 +21,7 @@ REQUIRED_PACKAGES=(
   libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev
   postgresql-15 postgresql-contrib-15
   wrk
-  clang-16 libfuzzer-16-dev libclang-rt-16-dev
+  clang-16 lld-16 libfuzzer-16-dev libclang-rt-16-dev
   curl ca-certificates git
 )
 
@@ -67,7 +67,8 @@ missing_packages() {
 }
 
 # Installs any missing package of REQUIRED_PACKAGES and of the arguments. Does
-# nothing (not even apt-get update) when everything is already there.
+# nothing (not even apt-get update) when everything is already there. The
+# explicit "|| return" keep failures fatal when the caller tests the result.
 ensure_packages() {
   local -a missing
   mapfile -t missing < <(missing_packages "$@")
@@ -84,9 +85,9 @@ ensure_packages() {
     fi
   fi
   log "Installing missing Debian packages: ${missing[*]}"
-  "${as_root[@]}" apt-get update
+  "${as_root[@]}" apt-get update || return
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y --no-install-recommends "${missing[@]}"
+    apt-get install -y --no-install-recommends "${missing[@]}" || return
 }
 
 # build [DIR] [EXTRA CMAKE ARGS...]
@@ -100,6 +101,13 @@ build() {
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" || return
   log "Building $dir"
   cmake --build "$dir" -j "${JOBS:-$(nproc)}" || return
+}
+
+# build_release [EXTRA CMAKE ARGS...]: build/ as the demo, the benchmarks and scripts/test
+# use it: the optimised binaries and the service contract's tests, not the whole suite (which
+# scripts/test runs under the sanitizers in build-asan/; docs/testing.md).
+build_release() {
+  build "$ROOT/build" -DALL_TESTS=OFF "$@"
 }
 
 # True if something accepts TCP connections on 127.0.0.1:PORT.

@@ -223,7 +223,7 @@ TEST_F(PurgeTest, ADeletionThePlatformRefusesIsAFailedAuditRowAndTheRestGoOn) {
   EXPECT_NE(error["error"].get<std::string>().find("500"), std::string::npos);
   EXPECT_EQ(fakes.graph().deleted(kMailbox).size(), 3u);
   EXPECT_EQ(sql("SELECT string_agg(status, ',' ORDER BY status) FROM purge_deletions"), "deleted,deleted,deleted,failed");
-  EXPECT_EQ(sql("SELECT message_id FROM purge_deletions WHERE status = 'failed'"), error["message_id"]);
+  EXPECT_EQ(sql("SELECT message_id FROM purge_deletions WHERE status = 'failed'"), error["message_id"].get<std::string>());
   EXPECT_EQ(sql("SELECT error IS NOT NULL AND deleted_at IS NULL FROM purge_deletions WHERE status = 'failed'"), "t");
 
   // the one that stayed is found again by the next purge
