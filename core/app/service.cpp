@@ -83,20 +83,26 @@ void apply_with_retry(const ServiceDefinition& def, const CommonSettings& s) {
 
 }  // namespace
 
-std::uint16_t Service::start() {
-  if (common_.migrate_on_start) apply_with_retry(def_, common_);
-
+void Service::install() {
+  if (installed_) return;
+  installed_ = true;
   pool_ = std::make_unique<db::Pool>(io_.get_executor(), common_.db);
-  router_.get("/healthz", [](http::Request&) -> awaitable<http::Response> {
-    co_return http::Response::json({{"status", "ok"}});
-  });
-  router_.get("/readyz", [this](http::Request&) { return readyz(); });
+  router_.add(
+      http::Verb::get, "/healthz",
+      [](http::Request&) -> awaitable<http::Response> { co_return http::Response::json({{"status", "ok"}}); },
+      "public");
+  router_.add(http::Verb::get, "/readyz", [this](http::Request&) { return readyz(); }, "public");
 
   pipeline_.add(http::request_id());
   if (common_.access_log) pipeline_.add(http::access_log());
   pipeline_.add(http::problems());
   Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_, common_.db.conninfo};
   if (setup_) setup_(ctx);
+}
+
+std::uint16_t Service::start() {
+  if (common_.migrate_on_start) apply_with_retry(def_, common_);
+  install();
 
   server_ = std::make_unique<http::Server>(io_.get_executor(), common_.server, pipeline_,
                                            [this](http::Request& req) { return router_(req); });
@@ -162,12 +168,13 @@ void print_help(const ServiceDefinition& def) {
   auto reader = config::Reader::describing();
   read_common(reader, def);
   if (def.configure) def.configure(reader);
-  std::string names = "serve|migrate";
+  std::string names = "serve|migrate|routes";
   for (const auto& c : def.commands) names += "|" + c.name;
   std::cout << def.name << " — " << def.summary << "\n\n"
             << "Usage: " << def.name << " [" << names << "|--help]\n"
             << "  serve     apply pending migrations, then serve HTTP (the default)\n"
-            << "  migrate   apply pending migrations and exit\n";
+            << "  migrate   apply pending migrations and exit\n"
+            << "  routes    list every route: method, path and the access it requires\n";
   for (const auto& c : def.commands)
     std::cout << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
   std::cout << "  --help    this text\n\n"
@@ -194,6 +201,20 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       const auto common = read_common(reader, def);
       reader.finish();
       return c.run(std::vector<std::string>(argv + 2, argv + argc), common.db.conninfo);
+    } catch (const config::ConfigError& e) {
+      std::cerr << def.name << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
+  if (command == "routes") {
+    // Every route with the access it declares, one per line, without connecting anywhere.
+    try {
+      Service service(def, config::load_environment());
+      service.install();
+      for (const auto& r : service.router().routes())
+        std::cout << std::string(http::bhttp::to_string(r.method)) << " " << r.path << " "
+                  << (r.access.empty() ? "-" : r.access) << "\n";
+      return 0;
     } catch (const config::ConfigError& e) {
       std::cerr << def.name << ": " << e.what() << "\n";
       return 2;

@@ -88,6 +88,9 @@ class Service {
   // Applies migrations (unless MIGRATE_ON_START=false), binds, and starts the I/O threads.
   // Returns the bound port. Throws db::MigrationError, db::Unavailable, std::system_error.
   std::uint16_t start();
+  // Creates the pool (it connects on demand, so not yet) and installs the routes and middleware,
+  // without migrating or serving: start() does this first; `<binary> routes` only this.
+  void install();
   // Graceful stop (see http::Server::stop), then the pool closes; blocks until done.
   void stop();
   // Blocks until SIGINT/SIGTERM (when install_signal_handlers() was called) or stop().
@@ -98,6 +101,7 @@ class Service {
   db::Pool& db();
   boost::asio::any_io_executor executor();
   const CommonSettings& settings() const { return common_; }
+  const http::Router& router() const { return router_; }
 
  private:
   boost::asio::awaitable<void> shutdown();
@@ -115,6 +119,7 @@ class Service {
   std::vector<std::thread> threads_;
   std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::atomic<bool> stopping_{false};
+  bool installed_ = false;
 };
 
 // The command line: returns the process exit code.

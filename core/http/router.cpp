@@ -62,7 +62,7 @@ void check_param(std::string_view name, ParamType type, std::string_view value) 
 
 }  // namespace
 
-void Router::add(Verb method, std::string_view tmpl, Handler handler) {
+void Router::add(Verb method, std::string_view tmpl, Handler handler, std::string access) {
   if (tmpl.empty() || tmpl.front() != '/') throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
   Node* node = root_.get();
   for (auto seg : segments_of(tmpl)) {
@@ -84,6 +84,7 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler) {
   }
   if (!node->handlers.emplace(method, std::move(handler)).second)
     throw std::invalid_argument("route registered twice: " + std::string(tmpl));
+  routes_.push_back({method, std::string(tmpl), std::move(access)});
 }
 
 const Handler& Router::resolve(Request& req) const {

@@ -15,6 +15,14 @@
 
 namespace core::http {
 
+// A registered route, for listings (`<binary> routes`) and for tests that walk every route.
+struct RouteInfo {
+  Verb method;
+  std::string path;    // the template, as registered
+  std::string access;  // what a caller needs, in the service's words ("public", "auth", "admin",
+                       // "perm(admin, access)"); empty when the service did not say
+};
+
 class Router {
  public:
   Router();
@@ -23,12 +31,15 @@ class Router {
   Router& operator=(Router&&) noexcept;
 
   // Throws std::invalid_argument for a malformed template or a route registered twice.
-  void add(Verb method, std::string_view path_template, Handler handler);
+  void add(Verb method, std::string_view path_template, Handler handler, std::string access = {});
   void get(std::string_view t, Handler h) { add(Verb::get, t, std::move(h)); }
   void post(std::string_view t, Handler h) { add(Verb::post, t, std::move(h)); }
   void put(std::string_view t, Handler h) { add(Verb::put, t, std::move(h)); }
   void patch(std::string_view t, Handler h) { add(Verb::patch, t, std::move(h)); }
   void del(std::string_view t, Handler h) { add(Verb::delete_, t, std::move(h)); }
+
+  // Every route, in the order registered.
+  const std::vector<RouteInfo>& routes() const { return routes_; }
 
   // Finds the handler for the request and fills req.params; throws Problem (400/404/405).
   const Handler& resolve(Request& req) const;
@@ -39,6 +50,7 @@ class Router {
  private:
   struct Node;
   std::unique_ptr<Node> root_;
+  std::vector<RouteInfo> routes_;
 };
 
 }  // namespace core::http

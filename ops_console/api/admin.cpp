@@ -4,10 +4,13 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
+#include "ops_console/identity/routes.hpp"
 
 #include <set>
 
 namespace ops_console {
+
+using identity::Access;
 
 using boost::asio::awaitable;
 using core::http::Problem;
@@ -106,13 +109,14 @@ constexpr std::string_view kCompaniesList = R"sql(
 }  // namespace
 
 void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
+  identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  ctx.router.get("/api/admin/company-scope", identity::admin(id, [&db](Request&) {
+  routes.get("/api/admin/company-scope", Access::admin(), [&db](Request&) {
     return core::app::json_document(db, kListScope);
-  }));
+  });
 
-  ctx.router.patch("/api/admin/company-scope/{companyId}", identity::admin(id, [&db](Request& req) {
+  routes.patch("/api/admin/company-scope/{companyId}", Access::admin(), [&db](Request& req) {
     const auto company_id = digits_id(req.param("companyId"));
     if (!company_id) throw Problem::invalid_field("companyId", "must be a company id (digits only)");
     const auto body = core::json::parse_object(req.body);
@@ -122,13 +126,13 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
     in.finish();
     return core::app::json_resource(db, {.missing = Problem::not_found("no company " + std::to_string(*company_id))},
                                     kSetScope, *company_id, in_scope, std::move(note), current_user(req).email);
-  }));
+  });
 
-  ctx.router.get("/api/admin/display-settings", identity::admin(id, [&db](Request&) {
+  routes.get("/api/admin/display-settings", Access::admin(), [&db](Request&) {
     return core::app::json_document(db, kDisplaySettings);
-  }));
+  });
 
-  ctx.router.post("/api/admin/display-settings", identity::admin(id, [&db](Request& req) -> awaitable<Response> {
+  routes.post("/api/admin/display-settings", Access::admin(), [&db](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     std::vector<std::pair<std::string, std::string>> changes;  // key → JSON array text
@@ -146,9 +150,9 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
     const auto rows = co_await tx.query(kDisplaySettings);
     co_await tx.commit();
     co_return Response::json_text(std::string(rows.front().text(0)));
-  }));
+  });
 
-  ctx.router.get("/api/admin/pipeline-executions", identity::admin(id, [&db](Request& req) {
+  routes.get("/api/admin/pipeline-executions", Access::admin(), [&db](Request& req) {
     core::json::QueryReader in(req.query);
     const bool fallbacks_only = in.boolean("fallbacks_only", false);
     std::optional<std::int64_t> pipeline_id;
@@ -159,17 +163,18 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
     const auto limit = std::min(in.integer("limit", kDefaultExecutions, {.min = 1}), kMaxExecutions);
     in.finish();
     return core::app::json_document(db, kPipelineExecutions, pipeline_id, fallbacks_only, limit);
-  }));
+  });
 }
 
 void install_data_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
+  identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
-  ctx.router.get("/api/data/company-categories", identity::auth(id, [&db](Request&) {
+  routes.get("/api/data/company-categories", [&db](Request&) {
     return core::app::json_document(db, kCompanyCategories);
-  }));
-  ctx.router.get("/api/data/companies-list", identity::auth(id, [&db](Request&) {
+  });
+  routes.get("/api/data/companies-list", [&db](Request&) {
     return core::app::json_document(db, kCompaniesList);
-  }));
+  });
 }
 
 }  // namespace ops_console

@@ -5,8 +5,11 @@
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/password.hpp"
+#include "ops_console/identity/routes.hpp"
 
 namespace ops_console {
+
+using identity::Access;
 
 using boost::asio::awaitable;
 using core::http::Problem;
@@ -54,7 +57,8 @@ json user_json(const identity::User& u) {
 }
 
 void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
-  ctx.router.post("/api/auth/login", [id](Request& req) -> awaitable<Response> {
+  identity::Routes routes(ctx.router, id);
+  routes.post("/api/auth/login", Access::open(), [id](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     std::string email = in.string("email", kEmail);
@@ -64,22 +68,22 @@ void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
     co_return with_session(Response::json(user_json(signed_in.user)), req, signed_in.token);
   });
 
-  ctx.router.post("/api/auth/logout", [id](Request& req) -> awaitable<Response> {
+  routes.post("/api/auth/logout", Access::open(), [id](Request& req) -> awaitable<Response> {
     if (auto token = core::http::cookie(req, identity::kSessionCookie); token && !token->empty())
       co_await id->end_session(std::move(*token));
     co_return with_session(Response::empty(), req, "");
   });
 
-  ctx.router.get("/api/auth/me", identity::auth(id, [](Request& req) -> awaitable<Response> {
+  routes.get("/api/auth/me", [](Request& req) -> awaitable<Response> {
     co_return Response::json(user_json(identity::current_user(req)));
-  }));
+  });
 
-  ctx.router.get("/api/auth/setup", [id](Request&) -> awaitable<Response> {
+  routes.get("/api/auth/setup", Access::open(), [id](Request&) -> awaitable<Response> {
     const auto any = co_await id->db().query(kAnyUser);
     co_return Response::json({{"setupRequired", any.front().text(0) != "t"}});
   });
 
-  ctx.router.post("/api/auth/setup", [id](Request& req) -> awaitable<Response> {
+  routes.post("/api/auth/setup", Access::open(), [id](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     const std::string email = in.string("email", kEmail);

@@ -4,10 +4,13 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
+#include "ops_console/identity/routes.hpp"
 
 #include <regex>
 
 namespace ops_console {
+
+using identity::Access;
 
 using core::http::Problem;
 using core::http::Request;
@@ -52,13 +55,14 @@ Problem no_key(const std::string& key) { return Problem::not_found("no notify ev
 }  // namespace
 
 void install_event_key_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
+  identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  ctx.router.get("/api/admin/notify-event-keys", identity::admin(id, [&db](Request&) {
+  routes.get("/api/admin/notify-event-keys", Access::admin(), [&db](Request&) {
     return core::app::json_document(db, kList);
-  }));
+  });
 
-  ctx.router.post("/api/admin/notify-event-keys", identity::admin(id, [&db](Request& req) {
+  routes.post("/api/admin/notify-event-keys", Access::admin(), [&db](Request& req) {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     std::string key = in.string("key", kKey);
@@ -70,9 +74,9 @@ void install_event_key_routes(core::app::Context& ctx, std::shared_ptr<identity:
         db, {.missing = no_key(key), .duplicate = Problem::conflict("the notify event key " + key + " exists already"),
              .found = core::http::Status::created},
         kCreate, key, std::move(description), sort_order, is_active);
-  }));
+  });
 
-  ctx.router.put("/api/admin/notify-event-keys/{key}", identity::admin(id, [&db](Request& req) {
+  routes.put("/api/admin/notify-event-keys/{key}", Access::admin(), [&db](Request& req) {
     const std::string key = core::to_lower(req.param("key"));
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
@@ -82,14 +86,14 @@ void install_event_key_routes(core::app::Context& ctx, std::shared_ptr<identity:
     in.finish();
     return core::app::json_resource(db, {.missing = no_key(key)}, kUpdate, key, std::move(description.value),
                                     sort_order.value, is_active.value);
-  }));
+  });
 
-  ctx.router.del("/api/admin/notify-event-keys/{key}", identity::admin(id, [&db](Request& req) -> boost::asio::awaitable<core::http::Response> {
+  routes.del("/api/admin/notify-event-keys/{key}", Access::admin(), [&db](Request& req) -> boost::asio::awaitable<core::http::Response> {
     const std::string key = core::to_lower(req.param("key"));
     const auto rows = co_await db.query(kDelete, key);
     if (rows.empty()) throw no_key(key);
     co_return core::http::Response::empty();
-  }));
+  });
 }
 
 }  // namespace ops_console

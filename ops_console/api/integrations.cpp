@@ -2,8 +2,11 @@
 
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
+#include "ops_console/identity/routes.hpp"
 
 namespace ops_console {
+
+using identity::Access;
 
 using boost::asio::awaitable;
 using core::http::Problem;
@@ -57,20 +60,21 @@ json item_json(const core::db::Row& r, const Registry& registry, bool effective)
 
 void install_integration_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                                 std::shared_ptr<Registry> registry) {
+  identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  ctx.router.get("/api/admin/integrations",
-                 identity::perm(id, "admin", "access", [&db, registry](Request&) -> awaitable<Response> {
+  routes.get("/api/admin/integrations",
+                 Access::permission("admin", "access"), [&db, registry](Request&) -> awaitable<Response> {
                    const auto rows = co_await db.query(kList);
                    const auto effective = co_await registry->disabled();
                    json items = json::array();
                    for (const auto& r : rows)
                      items.push_back(item_json(r, *registry, effective.contains(r.get<std::string>(0))));
                    co_return Response::json({{"items", items}, {"env_disabled", registry->env_disabled()}});
-                 }));
+                 });
 
-  ctx.router.patch("/api/admin/integrations",
-                   identity::perm(id, "admin", "access", [&db, registry](Request& req) -> awaitable<Response> {
+  routes.patch("/api/admin/integrations",
+                   Access::permission("admin", "access"), [&db, registry](Request& req) -> awaitable<Response> {
                      const auto body = core::json::parse_object(req.body);
                      core::json::BodyReader in(body);
                      const auto key = integrations::canonical_key(in.string("key", kKey));
@@ -83,7 +87,7 @@ void install_integration_routes(core::app::Context& ctx, std::shared_ptr<identit
                      // what the next read of the cache will say, without reading it
                      const bool effective = disabled || registry->env_disabled().contains(key);
                      co_return Response::json(item_json(rows.front(), *registry, effective));
-                   }));
+                   });
 }
 
 }  // namespace ops_console

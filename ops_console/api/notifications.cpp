@@ -5,8 +5,11 @@
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/notify/channels.hpp"
+#include "ops_console/identity/routes.hpp"
 
 namespace ops_console {
+
+using identity::Access;
 
 using boost::asio::awaitable;
 using core::http::Problem;
@@ -158,18 +161,19 @@ Response test_result(std::int64_t channel_id, const notify::Delivery& d) {
 
 void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                                  std::shared_ptr<const Notifier> notifier) {
+  identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
   // ---- Channels, global and personal ---------------------------------------------------------
 
-  ctx.router.get("/api/notification-channels", identity::auth(id, [&db](Request& req) {
+  routes.get("/api/notification-channels", [&db](Request& req) {
     core::json::QueryReader in(req.query);
     const std::string owner = in.optional_string("owner", kOwnerFilter).value_or("all");
     in.finish();
     return core::app::json_document(db, current_user(req).is_admin ? kListForAdmin : kListGlobal, owner);
-  }));
+  });
 
-  ctx.router.post("/api/notification-channels", identity::admin(id, [&db, notifier](Request& req) {
+  routes.post("/api/notification-channels", Access::admin(), [&db, notifier](Request& req) {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     const std::string type = in.string("channel_type", kChannelType);
@@ -187,14 +191,14 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
          .duplicate = Problem::conflict("user " + std::to_string(owner.value_or(0)) + " has a " + type + " channel already"),
          .found = core::http::Status::created},
         kCreate, type, owner, name, enabled, config);
-  }));
+  });
 
-  ctx.router.get("/api/notification-channels/{id}", identity::auth(id, [&db](Request& req) -> awaitable<Response> {
+  routes.get("/api/notification-channels/{id}", [&db](Request& req) -> awaitable<Response> {
     const Stored s = co_await load_for(db, req);
     co_return Response::json_text(s.rendered);
-  }));
+  });
 
-  ctx.router.patch("/api/notification-channels/{id}", identity::auth(id, [&db, notifier](Request& req) -> awaitable<Response> {
+  routes.patch("/api/notification-channels/{id}", [&db, notifier](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     auto name = in.patch_string("name", kName, false);
@@ -214,28 +218,28 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     core::app::ResourceProblems problems{.missing = no_channel(s.channel.id)};
     co_return co_await core::app::json_resource(db, std::move(problems), kUpdate, s.channel.id, std::move(name.value),
                                                 enabled.value, std::move(config));
-  }));
+  });
 
-  ctx.router.del("/api/notification-channels/{id}", identity::auth(id, [&db](Request& req) -> awaitable<Response> {
+  routes.del("/api/notification-channels/{id}", [&db](Request& req) -> awaitable<Response> {
     const Stored s = co_await load_for(db, req);
     co_await db.query(kDelete, s.channel.id);
     co_return Response::empty();
-  }));
+  });
 
-  ctx.router.post("/api/notification-channels/{id}/test",
-                  identity::auth(id, [&db, notifier](Request& req) -> awaitable<Response> {
+  routes.post("/api/notification-channels/{id}/test",
+                  [&db, notifier](Request& req) -> awaitable<Response> {
                     const Stored s = co_await load_for(db, req);
                     const auto delivery = co_await notifier->send_test(s.channel);
                     co_return test_result(s.channel.id, delivery);
-                  }));
+                  });
 
   // ---- The session user's personal channels --------------------------------------------------
 
-  ctx.router.get("/api/me/channels", identity::auth(id, [&db](Request& req) {
+  routes.get("/api/me/channels", [&db](Request& req) {
     return core::app::json_document(db, kMine, current_user(req).id);
-  }));
+  });
 
-  ctx.router.put("/api/me/channels/{type}", identity::auth(id, [&db, notifier](Request& req) -> awaitable<Response> {
+  routes.put("/api/me/channels/{type}", [&db, notifier](Request& req) -> awaitable<Response> {
     const std::string type = channel_type_of(req);
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
@@ -260,16 +264,16 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     const auto delivery = co_await notifier->send_test(channel);
     co_return Response::json({{"channel", json::parse(row.text(1))}, {"test", delivery.to_json()}},
                              created ? core::http::Status::created : core::http::Status::ok);
-  }));
+  });
 
-  ctx.router.del("/api/me/channels/{type}", identity::auth(id, [&db](Request& req) -> awaitable<Response> {
+  routes.del("/api/me/channels/{type}", [&db](Request& req) -> awaitable<Response> {
     const std::string type = channel_type_of(req);
     const auto rows = co_await db.query(kDeleteMine, current_user(req).id, type);
     if (rows.empty()) throw Problem::not_found("you have no " + type + " channel");
     co_return Response::empty();
-  }));
+  });
 
-  ctx.router.post("/api/me/channels/{type}/test", identity::auth(id, [&db, notifier](Request& req) -> awaitable<Response> {
+  routes.post("/api/me/channels/{type}/test", [&db, notifier](Request& req) -> awaitable<Response> {
     const std::string type = channel_type_of(req);
     const auto rows = co_await db.query(kMineOfType, current_user(req).id, type);
     if (rows.empty()) throw Problem::not_found("you have no " + type + " channel");
@@ -278,11 +282,11 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
                                   .config = json::parse(r.text(2))};
     const auto delivery = co_await notifier->send_test(channel);
     co_return test_result(channel.id, delivery);
-  }));
+  });
 
   // ---- The subscription matrix ---------------------------------------------------------------
 
-  ctx.router.get("/api/me/notification-subscriptions", identity::auth(id, [&db](Request& req) -> awaitable<Response> {
+  routes.get("/api/me/notification-subscriptions", [&db](Request& req) -> awaitable<Response> {
     const auto rows = co_await db.query(kMatrix, current_user(req).id);
     json keys = json::array();
     json matrix = json::object();
@@ -297,9 +301,9 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
                               {"channelTypes", json(std::vector<std::string>(notify::kChannelTypes.begin(),
                                                                               notify::kChannelTypes.end()))},
                               {"matrix", matrix}});
-  }));
+  });
 
-  ctx.router.put("/api/me/notification-subscriptions", identity::auth(id, [&db](Request& req) {
+  routes.put("/api/me/notification-subscriptions", [&db](Request& req) {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     std::string event_key = in.string("event_key", kEventKey);
@@ -308,7 +312,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     in.finish();
     return core::app::json_document(db, kSubscribe, current_user(req).id, std::move(event_key), std::move(type),
                                     enabled);
-  }));
+  });
 }
 
 }  // namespace ops_console

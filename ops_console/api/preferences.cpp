@@ -4,8 +4,11 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "ops_console/api/auth.hpp"
+#include "ops_console/identity/routes.hpp"
 
 namespace ops_console {
+
+using identity::Access;
 
 using boost::asio::awaitable;
 using core::http::Problem;
@@ -53,36 +56,37 @@ std::string read_one(const Request& req, std::string_view field, const core::jso
 }  // namespace
 
 void install_preference_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
+  identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  ctx.router.get("/api/me/timezone", identity::auth(id, [](Request& req) -> awaitable<Response> {
+  routes.get("/api/me/timezone", [](Request& req) -> awaitable<Response> {
     co_return preference("timezone", current_user(req).timezone, kDefaultTimezone);
-  }));
+  });
 
-  ctx.router.put("/api/me/timezone", identity::auth(id, [&db](Request& req) -> awaitable<Response> {
+  routes.put("/api/me/timezone", [&db](Request& req) -> awaitable<Response> {
     const std::string zone = read_one(req, "timezone", kTimezone);
     const auto rows = co_await db.query(kSetTimezone, current_user(req).id, zone);
     if (rows.empty()) throw Problem::invalid_field("timezone", "is not a time zone name the server knows (IANA, e.g. Europe/Berlin)");
     co_return preference("timezone", zone, kDefaultTimezone);
-  }));
+  });
 
-  ctx.router.get("/api/me/theme", identity::auth(id, [](Request& req) -> awaitable<Response> {
+  routes.get("/api/me/theme", [](Request& req) -> awaitable<Response> {
     co_return preference("theme", current_user(req).theme, kDefaultTheme);
-  }));
+  });
 
-  ctx.router.put("/api/me/theme", identity::auth(id, [&db](Request& req) -> awaitable<Response> {
+  routes.put("/api/me/theme", [&db](Request& req) -> awaitable<Response> {
     const std::string theme = read_one(req, "theme", kTheme);
     co_await db.query(kSetTheme, current_user(req).id, theme);
     co_return preference("theme", theme, kDefaultTheme);
-  }));
+  });
 
-  ctx.router.patch("/api/settings/profile", identity::admin(id, [&db, id](Request& req) -> awaitable<Response> {
+  routes.patch("/api/settings/profile", Access::admin(), [&db, id](Request& req) -> awaitable<Response> {
     const std::string name = read_one(req, "name", kName);
     const auto user_id = current_user(req).id;
     co_await db.query(kSetName, user_id, name);
     const auto user = co_await id->user_by_id(user_id);
     co_return Response::json(user_json(*user));
-  }));
+  });
 }
 
 }  // namespace ops_console

@@ -3,9 +3,10 @@
 // routes declare.
 //
 //   auto identity = std::make_shared<Identity>(ctx.db, settings);
-//   router.get("/api/me/theme", auth(identity, get_theme));          // 401 without a session
-//   router.get("/api/admin/integrations", perm(identity, "admin", "access", list));  // 403 without it
-//   const User& me = current_user(req);                               // inside a wrapped handler
+//   Routes routes(ctx.router, identity);                              // routes.hpp: access declared
+//   routes.get("/api/me/theme", get_theme);                           // 401 without a session
+//   routes.get("/api/admin/integrations", Access::permission("admin", "access"), list);  // 403
+//   const User& me = current_user(req);                               // inside a guarded handler
 //
 // A session is a random 256-bit token in the cookie `ops_session` (HttpOnly, SameSite=Lax,
 // Path=/, Secure behind TLS); only its SHA-256 is stored. It ends after SESSION_IDLE_MINUTES

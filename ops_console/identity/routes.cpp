@@ -1,0 +1,39 @@
+#include "ops_console/identity/routes.hpp"
+
+namespace ops_console::identity {
+
+Access Access::permission(std::string resource, std::string action) {
+  Access a(Level::permission);
+  a.resource_ = std::move(resource);
+  a.action_ = std::move(action);
+  return a;
+}
+
+std::string Access::describe() const {
+  switch (level_) {
+    case Level::open: return "public";
+    case Level::signed_in: return "auth";
+    case Level::admin: return "admin";
+    case Level::permission: return "perm(" + resource_ + ", " + action_ + ")";
+  }
+  return "";
+}
+
+core::http::Handler Access::guard(std::shared_ptr<Identity> id, core::http::Handler handler) const {
+  switch (level_) {
+    case Level::open: return handler;
+    case Level::signed_in: return identity::auth(std::move(id), std::move(handler));
+    case Level::admin: return identity::admin(std::move(id), std::move(handler));
+    case Level::permission: return identity::perm(std::move(id), resource_, action_, std::move(handler));
+  }
+  return handler;
+}
+
+Routes::Routes(core::http::Router& router, std::shared_ptr<Identity> identity)
+    : router_(router), identity_(std::move(identity)) {}
+
+void Routes::add(core::http::Verb method, std::string_view path, const Access& access, core::http::Handler handler) {
+  router_.add(method, path, access.guard(identity_, std::move(handler)), access.describe());
+}
+
+}  // namespace ops_console::identity
