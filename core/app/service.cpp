@@ -84,8 +84,6 @@ void apply_with_retry(const ServiceDefinition& def, const CommonSettings& s) {
 }  // namespace
 
 void Service::install() {
-  if (installed_) return;
-  installed_ = true;
   pool_ = std::make_unique<db::Pool>(io_.get_executor(), common_.db);
   router_.add(
       http::Verb::get, "/healthz",
@@ -206,21 +204,7 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       return 2;
     }
   }
-  if (command == "routes") {
-    // Every route with the access it declares, one per line, without connecting anywhere.
-    try {
-      Service service(def, config::load_environment());
-      service.install();
-      for (const auto& r : service.router().routes())
-        std::cout << std::string(http::bhttp::to_string(r.method)) << " " << r.path << " "
-                  << (r.access.empty() ? "-" : r.access) << "\n";
-      return 0;
-    } catch (const config::ConfigError& e) {
-      std::cerr << def.name << ": " << e.what() << "\n";
-      return 2;
-    }
-  }
-  if (argc > 2 || (command != "serve" && command != "migrate")) {
+  if (argc > 2 || (command != "serve" && command != "migrate" && command != "routes")) {
     std::cerr << def.name << ": unknown command '" << command << "'; see " << def.name << " --help\n";
     return 2;
   }
@@ -238,6 +222,14 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       return 0;
     }
     Service service(def, std::move(env));
+    if (command == "routes") {
+      // Every route with the access it declares, one per line, without connecting anywhere.
+      service.install();
+      for (const auto& r : service.router().routes())
+        std::cout << std::string(http::bhttp::to_string(r.method)) << " " << r.path << " "
+                  << (r.access.empty() ? "-" : r.access) << "\n";
+      return 0;
+    }
     service.install_signal_handlers();
     service.start();
     service.wait();

@@ -89,7 +89,7 @@ class Service {
   // Returns the bound port. Throws db::MigrationError, db::Unavailable, std::system_error.
   std::uint16_t start();
   // Creates the pool (it connects on demand, so not yet) and installs the routes and middleware,
-  // without migrating or serving: start() does this first; `<binary> routes` only this.
+  // without migrating or serving: start() does this first; `<binary> routes` only this. Once.
   void install();
   // Graceful stop (see http::Server::stop), then the pool closes; blocks until done.
   void stop();
@@ -119,7 +119,6 @@ class Service {
   std::vector<std::thread> threads_;
   std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::atomic<bool> stopping_{false};
-  bool installed_ = false;
 };
 
 // The command line: returns the process exit code.

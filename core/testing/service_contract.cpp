@@ -2,6 +2,7 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <csignal>
 #include <thread>
 
@@ -13,6 +14,17 @@ std::map<std::string, std::string> child_env(const ServiceUnderTest& s, const st
                                          {"DB_STARTUP_WAIT_SECONDS", "0"}};
   for (const auto& [k, v] : s.required_env) env[k] = v;
   return env;
+}
+
+// Runs a shell command; returns its standard output and sets `status` to its exit status.
+std::string command_output(const std::string& cmd, int& status) {
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) throw std::runtime_error("popen failed: " + cmd);
+  std::string text;
+  char buf[4096];
+  while (auto n = fread(buf, 1, sizeof buf, pipe)) text.append(buf, n);
+  status = pclose(pipe);
+  return text;
 }
 
 std::uint16_t listening_port(Process& p) {
@@ -77,16 +89,37 @@ TEST_P(ServiceContract, ErrorsAreProblemDocuments) {
 }
 
 TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
-  const std::string cmd = GetParam().binary + " --help";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string text;
-  char buf[4096];
-  while (auto n = fread(buf, 1, sizeof buf, pipe)) text.append(buf, n);
-  EXPECT_EQ(pclose(pipe), 0);
-  for (const char* word : {"serve", "migrate", "DATABASE_URL", "BIND_ADDRESS", "PORT", "HTTP_MAX_BODY_BYTES",
+  int status = -1;
+  const std::string text = command_output(GetParam().binary + " --help", status);
+  EXPECT_EQ(status, 0);
+  for (const char* word : {"serve", "migrate", "routes", "DATABASE_URL", "BIND_ADDRESS", "PORT", "HTTP_MAX_BODY_BYTES",
                            "SHUTDOWN_TIMEOUT_SECONDS", "DB_POOL_SIZE", "/readyz"})
     EXPECT_NE(text.find(word), std::string::npos) << word << " missing from --help:\n" << text;
+}
+
+// `<binary> routes` prints every route the service registers, with its declared access, and
+// connects nowhere: the database URL here points at a closed port.
+TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabase) {
+  const std::string unreachable = "postgresql://127.0.0.1:1/x";
+  std::string cmd = "env DATABASE_URL='" + unreachable + "'";
+  for (const auto& [name, value] : GetParam().required_env) cmd += " " + name + "='" + value + "'";
+  int status = -1;
+  const std::string text = command_output(cmd + " " + GetParam().binary + " routes", status);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(text.find("GET /healthz public\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("GET /readyz public\n"), std::string::npos) << text;
+
+  // The same routes as the service registers in process, one line each.
+  config::Environment env = GetParam().required_env;
+  env["DATABASE_URL"] = unreachable;
+  app::Service service(*GetParam().definition, env);
+  service.install();
+  const auto& routes = service.router().routes();
+  EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), routes.size()) << text;
+  for (const auto& r : routes) {
+    const std::string line = std::string(http::bhttp::to_string(r.method)) + " " + r.path + " ";
+    EXPECT_NE(text.find(line), std::string::npos) << line << "missing from:\n" << text;
+  }
 }
 
 TEST_P(ServiceContract, InvalidConfigurationStopsStartup) {

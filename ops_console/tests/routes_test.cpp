@@ -53,7 +53,7 @@ std::string concrete(const std::string& tmpl) {
 }
 
 struct RoutesTest : ConsoleTest {
-  std::vector<core::http::RouteInfo> routes() { return svc->service().router().routes(); }
+  const std::vector<core::http::RouteInfo>& routes() { return svc->service().router().routes(); }
 };
 
 TEST_F(RoutesTest, EveryRouteDeclaresItsAccess) {
