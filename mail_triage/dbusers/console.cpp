@@ -1,6 +1,5 @@
 #include "mail_triage/dbusers/console.hpp"
 
-#include "core/async/sleep.hpp"
 #include "core/http/cookies.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
@@ -24,41 +23,11 @@ constexpr std::string_view kSessionCookie = "dbusers_session";
 constexpr std::string_view kLoginCookie = "dbusers_login";  // the sign-in form's double-submit token
 constexpr std::size_t kMaxDescription = 500;
 
-// Refreshes a live session and tells who it belongs to; nothing for an expired or unknown one.
-constexpr std::string_view kTouchSession = R"sql(
-  UPDATE dbusers_console.sessions SET last_seen_at = now()
-  WHERE token_hash = $1 AND expires_at > now() AND last_seen_at > now() - make_interval(mins => $2::integer)
-  RETURNING actor
-)sql";
+const core::auth::SessionTables kSessionTables{.sessions = "dbusers_console.sessions", .subject = "actor",
+                                              .failures = "dbusers_console.login_failures",
+                                              .lookup = "SELECT subject FROM live"};
 
-constexpr std::string_view kStartSession = R"sql(
-  WITH swept AS (
-    DELETE FROM dbusers_console.sessions
-    WHERE expires_at <= now() OR last_seen_at <= now() - make_interval(mins => $5::integer))
-  INSERT INTO dbusers_console.sessions (token_hash, actor, address, expires_at)
-  VALUES ($1, $2, $3, now() + make_interval(hours => $4::integer))
-)sql";
-
-constexpr std::string_view kEndSession = "DELETE FROM dbusers_console.sessions WHERE token_hash = $1";
-
-constexpr std::string_view kRecentFailures = R"sql(
-  SELECT count(*) FROM dbusers_console.login_failures
-  WHERE address = $1 AND failed_at > now() - make_interval(mins => $2::integer)
-)sql";
-
-constexpr std::string_view kFailed = R"sql(
-  WITH logged AS (INSERT INTO dbusers_console.audit (actor, action, address) VALUES ('unknown', 'login_failed', $1))
-  INSERT INTO dbusers_console.login_failures (address) VALUES ($1)
-)sql";
-
-constexpr std::string_view kSignedIn = R"sql(
-  WITH cleared AS (DELETE FROM dbusers_console.login_failures WHERE address = $2 OR failed_at < now() - interval '1 day')
-  INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, 'login', $2)
-)sql";
-
-constexpr std::string_view kSignedOut = R"sql(
-  INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, 'logout', $2)
-)sql";
+constexpr std::string_view kAudit = "INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, $2, $3)";
 
 constexpr std::string_view kUsers = R"sql(
   SELECT id, username, role_name, permission_level, coalesce(description, ''), is_active,
@@ -203,7 +172,8 @@ Response credentials_page(const CreatedUser& u, const ConsoleSettings& settings)
 
 class Console : public std::enable_shared_from_this<Console> {
  public:
-  Console(core::db::Pool& db, ConsoleSettings settings) : db_(db), settings_(std::move(settings)) {}
+  Console(core::db::Pool& db, ConsoleSettings settings)
+      : db_(db), settings_(std::move(settings)), sessions_(db, kSessionTables, settings_.sessions) {}
 
   void install(core::http::Router& router) {
     auto self = shared_from_this();
@@ -220,9 +190,7 @@ class Console : public std::enable_shared_from_this<Console> {
   awaitable<std::optional<Session>> session(const Request& req) { return session_of(cookie(req, kSessionCookie)); }
 
   awaitable<std::optional<Session>> session_of(std::optional<std::string> token) {
-    if (!token || token->empty() || token->size() > 100) co_return std::nullopt;
-    const std::string token_hash = core::sha256_hex(*token);
-    const auto found = co_await db_.query(kTouchSession, token_hash, static_cast<int>(settings_.session_idle.count()));
+    const auto found = co_await sessions_.find(token);
     if (found.empty()) co_return std::nullopt;
     co_return Session{.token = *token, .actor = std::string(found.front().text(0))};
   }
@@ -260,33 +228,28 @@ class Console : public std::enable_shared_from_this<Console> {
     const auto form = checked_form(req, cookie(req, kLoginCookie).value_or(""));
     if (!form) co_return forbidden();
     const std::string& address = req.remote_address;
-    const auto recent = co_await db_.query(kRecentFailures, address, static_cast<int>(settings_.failure_window.count()));
-    const auto failures = recent.front().get<std::int64_t>(0);
-    if (failures >= settings_.refuse_after) {
+    if (const auto refused = co_await sessions_.admit("", address)) {
       auto res = login_page(Status::too_many_requests, "",
                             "Too many failed sign-ins from this address. Try again in " +
-                                std::to_string(settings_.failure_window.count()) + " minutes.");
-      res.headers.set("Retry-After", std::to_string(settings_.failure_window.count() * 60));
+                                std::to_string(settings_.sessions.failure_window.count()) + " minutes.");
+      res.headers.set("Retry-After", std::to_string(refused->retry_after.count()));
       co_return res;
     }
-    if (const auto wait = settings_.slowdown.delay(failures); wait.count() > 0) co_await core::async::sleep_for(wait);
 
     const std::string key = form_value(*form, "key");
     std::optional<std::string> matched;
     for (const auto& k : settings_.admin_keys)
       if (core::constant_time_equals(key, k) && !matched) matched = k;
     if (!matched) {
-      co_await db_.query(kFailed, address);
+      co_await sessions_.failed("", address);
+      co_await db_.query(kAudit, "unknown", "login_failed", address);
       core::log::warn("dbusers sign-in failed", {{"address", address}});
       co_return fresh_login_page(req, Status::forbidden, "That key is not valid.");
     }
     const std::string actor = "admin key " + core::sha256_hex(*matched).substr(0, 8);
-    const std::string token = core::random_base64url(32);
-    const std::string token_hash = core::sha256_hex(token);
-    co_await db_.query(kStartSession, token_hash, actor, address,
-                       static_cast<int>(settings_.session_lifetime.count()),
-                       static_cast<int>(settings_.session_idle.count()));
-    co_await db_.query(kSignedIn, actor, address);
+    co_await sessions_.succeeded("", address);
+    const std::string token = co_await sessions_.start(actor, address);
+    co_await db_.query(kAudit, actor, "login", address);
     auto res = redirect("/dbusers");
     res.headers.insert("Set-Cookie", core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .path = "/dbusers"}));
     res.headers.insert("Set-Cookie", core::http::set_cookie(req, {.name = kLoginCookie, .value = "", .path = "/dbusers/login", .max_age = 0}));
@@ -297,9 +260,8 @@ class Console : public std::enable_shared_from_this<Console> {
     const auto s = co_await session(req);
     if (!s) co_return redirect("/dbusers/login");
     if (!checked_form(req, s->csrf())) co_return forbidden();
-    const std::string token_hash = core::sha256_hex(s->token);
-    co_await db_.query(kEndSession, token_hash);
-    co_await db_.query(kSignedOut, s->actor, req.remote_address);
+    co_await sessions_.end(s->token);
+    co_await db_.query(kAudit, s->actor, "logout", req.remote_address);
     auto res = redirect("/dbusers/login");
     res.headers.set("Set-Cookie", core::http::set_cookie(req, {.name = kSessionCookie, .value = "", .path = "/dbusers", .max_age = 0}));
     co_return res;
@@ -362,6 +324,7 @@ class Console : public std::enable_shared_from_this<Console> {
 
   core::db::Pool& db_;
   ConsoleSettings settings_;
+  core::auth::SessionStore sessions_;
 };
 
 }  // namespace
@@ -375,11 +338,11 @@ ConsoleSettings read_console_settings(core::config::Reader& env, const std::vect
   if (s.admin_keys.empty()) s.admin_keys = api_keys;
   s.db_host = env.string("DBUSERS_DB_HOST", "127.0.0.1", "database host shown with new credentials");
   s.db_port = static_cast<int>(env.integer("DBUSERS_DB_PORT", 5434, "database port shown with new credentials", {1, 65535}));
-  s.session_idle = std::chrono::minutes(
+  s.sessions.idle = std::chrono::minutes(
       env.integer("DBUSERS_SESSION_IDLE_MINUTES", 30, "a console session ends after this long without a request", {1, 1440}));
-  s.session_lifetime = std::chrono::hours(
+  s.sessions.lifetime = std::chrono::hours(
       env.integer("DBUSERS_SESSION_HOURS", 8, "a console session ends this long after sign-in", {1, 168}));
-  s.slowdown.step = std::chrono::milliseconds(env.integer(
+  s.sessions.slowdown.step = std::chrono::milliseconds(env.integer(
       "DBUSERS_LOGIN_DELAY_MS", 1000, "delay per repeated failed sign-in (from the third, at most five steps)", {0, 10'000}));
   return s;
 }

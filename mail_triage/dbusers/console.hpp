@@ -18,8 +18,8 @@
 // cookie); a POST without the right one is a 403 and changes nothing. Failed sign-ins from one
 // address within 15 minutes are slowed from the third on and refused (429) from the tenth.
 #include "core/app/service.hpp"
+#include "core/auth/session_store.hpp"
 #include "core/config/config.hpp"
-#include "core/http/sign_in_slowdown.hpp"
 
 #include <chrono>
 #include <string>
@@ -31,11 +31,9 @@ struct ConsoleSettings {
   std::vector<std::string> admin_keys;
   std::string db_host = "127.0.0.1";  // shown on the credentials page
   int db_port = 5434;
-  std::chrono::minutes session_idle{30};
-  std::chrono::hours session_lifetime{8};
-  core::http::SignInSlowdown slowdown;  // from the 3rd failure in the window, 1 s a step, at most 5
-  int refuse_after = 10;  // failed sign-ins in the window before the address gets 429
-  std::chrono::minutes failure_window{15};
+  // core/auth/session_store.hpp: 30 idle minutes, 8 hours in all; failed sign-ins from one
+  // address (a key names no account) slowed from the 3rd in 15 minutes and refused from the 10th.
+  core::auth::SessionPolicy sessions{.lifetime = std::chrono::hours(8), .refuse_address_after = 10};
 };
 
 // DBUSERS_* variables; the admin keys fall back to `api_keys`.

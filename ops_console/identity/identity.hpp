@@ -12,10 +12,10 @@
 // Path=/, Secure behind TLS); only its SHA-256 is stored. It ends after SESSION_IDLE_MINUTES
 // (30) without a request, SESSION_MAX_HOURS (12) after sign-in, or at sign-out. The access check
 // runs before the handler, so before any database query or upstream call of the route.
+#include "core/auth/session_store.hpp"
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/message.hpp"
-#include "core/http/sign_in_slowdown.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -42,14 +42,10 @@ struct User {
   }
 };
 
-struct IdentitySettings {
-  std::chrono::minutes session_idle{30};
-  std::chrono::hours session_lifetime{12};
-  std::chrono::minutes failure_window{15};
-  core::http::SignInSlowdown slowdown;  // per account: from the 3rd failure, 1 s a step, at most 5
-  int refuse_account_after = 5;      // failures per account in the window before 429
-  int refuse_address_after = 20;     // failures per address in the window before 429
-};
+// Sessions and sign-in failures follow core/auth/session_store.hpp: 30 idle minutes, 12 hours
+// in all; per account slowed from the 3rd failure in 15 minutes and refused from the 5th, per
+// address refused from the 20th.
+using IdentitySettings = core::auth::SessionPolicy;
 
 IdentitySettings read_identity_settings(core::config::Reader& env);
 
@@ -61,7 +57,7 @@ inline constexpr std::string_view kDefaultTimezone = "UTC";
 
 class Identity {
  public:
-  Identity(core::db::Pool& db, IdentitySettings settings) : db_(db), settings_(std::move(settings)) {}
+  Identity(core::db::Pool& db, IdentitySettings settings);
 
   // The user of the request's session (refreshing it), or nothing.
   boost::asio::awaitable<std::optional<User>> user_of(std::optional<std::string> token);
@@ -77,12 +73,11 @@ class Identity {
   boost::asio::awaitable<std::string> start_session(std::int64_t user_id, std::string address);
   boost::asio::awaitable<void> end_session(std::string token);
 
-  const IdentitySettings& settings() const { return settings_; }
   core::db::Pool& db() { return db_; }
 
  private:
   core::db::Pool& db_;
-  IdentitySettings settings_;
+  core::auth::SessionStore sessions_;
 };
 
 // Access levels. Each wraps a handler: the check runs first, and a handler that runs finds the
