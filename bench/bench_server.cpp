@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
           ctx.router.get("/accounts/{aid:int}", [&db = ctx.db](Request& req) -> boost::asio::awaitable<Response> {
             const auto rows = co_await db.query(kSelectBalance, std::string(req.param("aid")));
             if (rows.empty()) throw core::http::Problem::not_found("no such account");
-            co_return Response::json({{"aid", std::stoll(std::string(req.param("aid")))},
-                                      {"abalance", rows.front().get<std::int64_t>(0)}});
+            co_return Response::json(
+                {{"aid", std::stoll(std::string(req.param("aid")))}, {"abalance", rows.front().get<std::int64_t>(0)}});
           });
         };
       },

@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto parts = parse_url(text);
     if (!parts || parts->scheme != "https") std::abort();
   }
-  (void)static_refusal(text, {.allowlist = HostAllowlist({"chat.googleapis.com", "*.webhook.office.com"}),
-                              .allow_loopback = true});
+  (void)static_refusal(
+      text, {.allowlist = HostAllowlist({"chat.googleapis.com", "*.webhook.office.com"}), .allow_loopback = true});
 
   // The text as a request's "config" object.
   const json config = json::parse(text, nullptr, false);

@@ -31,8 +31,8 @@ const core::app::ServiceDefinition& definition() {
           auto graph = pipeline::make_graph_client(ctx.executor, triage_settings);
           auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings, graph);
           install_process_routes(ctx, triage);
-          install_purge_routes(ctx, std::make_shared<pipeline::Purge>(ctx.executor, ctx.db, graph,
-                                                                      triage_settings.mailboxes));
+          install_purge_routes(
+              ctx, std::make_shared<pipeline::Purge>(ctx.executor, ctx.db, graph, triage_settings.mailboxes));
           triage->start_schedule();
           ctx.stop_hooks.push_back([triage] { triage->stop_schedule(); });
           install_log_routes(ctx);

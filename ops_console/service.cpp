@@ -44,10 +44,10 @@ const core::app::ServiceDefinition& definition() {
       .configure = [](core::config::Reader& env) -> core::app::Setup {
         auto identity_settings = identity::read_identity_settings(env);
         integrations::RegistryOptions registry_options{
-            .env_disabled = integrations::parse_disabled_list(env.list(
-                "INTEGRATIONS_DISABLED", "",
-                "integrations switched off whatever the database says, comma-separated keys or product names "
-                "(e.g. pax8,mimecast)")),
+            .env_disabled = integrations::parse_disabled_list(
+                env.list("INTEGRATIONS_DISABLED", "",
+                         "integrations switched off whatever the database says, comma-separated keys or product names "
+                         "(e.g. pax8,mimecast)")),
             .cache_ttl = std::chrono::seconds(env.integer(
                 "INTEGRATION_CACHE_SECONDS", 60,
                 "how long an instance keeps the disabled-integration rows; changes clear it at once", {1, 86400}))};
@@ -70,9 +70,10 @@ const core::app::ServiceDefinition& definition() {
       .commands = {{.name = "create-user",
                     .usage = "--email E --name N [--admin] [--permission resource:action]... --password-stdin",
                     .summary = "create a console user; the password is the first line of standard input",
-                    .run = [](const std::vector<std::string>& args, const std::string& conninfo) {
-                      return identity::create_user_command(args, conninfo, std::cin, std::cout, std::cerr);
-                    }}},
+                    .run =
+                        [](const std::vector<std::string>& args, const std::string& conninfo) {
+                          return identity::create_user_command(args, conninfo, std::cin, std::cout, std::cerr);
+                        }}},
   };
   return def;
 }

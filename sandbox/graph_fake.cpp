@@ -20,20 +20,32 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kWellKnownFolders{"inbox", "archive", "junkemail", "deleteditems", "sentitems", "drafts"};
-const std::vector<std::string> kMessageProperties{
-    "id", "createdDateTime", "receivedDateTime", "sentDateTime", "hasAttachments", "internetMessageId", "subject",
-    "bodyPreview", "isRead", "parentFolderId", "from", "sender", "flag", "categories", "body",
-    "internetMessageHeaders"};
+const std::vector<std::string> kWellKnownFolders{"inbox",        "archive",   "junkemail",
+                                                 "deleteditems", "sentitems", "drafts"};
+const std::vector<std::string> kMessageProperties{"id",
+                                                  "createdDateTime",
+                                                  "receivedDateTime",
+                                                  "sentDateTime",
+                                                  "hasAttachments",
+                                                  "internetMessageId",
+                                                  "subject",
+                                                  "bodyPreview",
+                                                  "isRead",
+                                                  "parentFolderId",
+                                                  "from",
+                                                  "sender",
+                                                  "flag",
+                                                  "categories",
+                                                  "body",
+                                                  "internetMessageHeaders"};
 
 Response graph_error(int status, std::string code, std::string message) {
-  return Response::json({{"error",
-                          {{"code", std::move(code)},
-                           {"message", std::move(message)},
-                           {"innerError",
-                            {{"date", core::format_rfc3339(core::now())},
-                             {"request-id", core::random_uuid()}}}}}},
-                        static_cast<Status>(status));
+  return Response::json(
+      {{"error",
+        {{"code", std::move(code)},
+         {"message", std::move(message)},
+         {"innerError", {{"date", core::format_rfc3339(core::now())}, {"request-id", core::random_uuid()}}}}}},
+      static_cast<Status>(status));
 }
 
 // The token endpoint's error shape (Microsoft identity platform).
@@ -60,8 +72,7 @@ std::map<std::string, std::string> parse_form(std::string_view body) {
 
 bool prefers(const Request& req, std::string_view what) {
   for (const auto& field : req.headers)
-    if (core::iequals(field.name_string(), "prefer") && field.value().find(what) != std::string_view::npos)
-      return true;
+    if (core::iequals(field.name_string(), "prefer") && field.value().find(what) != std::string_view::npos) return true;
   return false;
 }
 
@@ -119,8 +130,8 @@ std::string GraphFake::add_message(const std::string& mailbox, FakeMessage messa
   std::lock_guard lock(mutex_);
   if (message.id.empty()) message.id = new_id();
   if (message.internet_message_id.empty())
-    message.internet_message_id = "<" + core::random_hex(8) + "@" +
-                                  message.from_address.substr(message.from_address.find('@') + 1) + ">";
+    message.internet_message_id =
+        "<" + core::random_hex(8) + "@" + message.from_address.substr(message.from_address.find('@') + 1) + ">";
   auto& box = mailboxes_[core::to_lower(mailbox)];
   box.messages.push_back(message);
   return message.id;
@@ -164,15 +175,15 @@ json GraphFake::stats() const {
   std::lock_guard lock(mutex_);
   json boxes = json::object();
   for (const auto& [name, box] : mailboxes_)
-    boxes[name] = {{"messages", box.messages.size()},
-                   {"deleted", box.deleted.size()},
-                   {"most_in_flight", box.most_in_flight}};
+    boxes[name] = {
+        {"messages", box.messages.size()}, {"deleted", box.deleted.size()}, {"most_in_flight", box.most_in_flight}};
   return {{"requests", requests_}, {"tokens_issued", tokens_issued_}, {"mailboxes", boxes}};
 }
 
 std::string GraphFake::folder_id(const std::string& mailbox, const std::string& name) const {
   // Opaque, stable per mailbox and folder, like the real ids.
-  return "AQMkADAwATM0MDAAFolder" + std::to_string(std::hash<std::string>{}(mailbox + "/" + name) % 1000000007) + "AAA=";
+  return "AQMkADAwATM0MDAAFolder" + std::to_string(std::hash<std::string>{}(mailbox + "/" + name) % 1000000007) +
+         "AAA=";
 }
 
 std::optional<std::string> GraphFake::folder_name(const std::string& mailbox, const std::string& ref) const {
@@ -182,7 +193,8 @@ std::optional<std::string> GraphFake::folder_name(const std::string& mailbox, co
 }
 
 json GraphFake::render(const std::string& mailbox, const FakeMessage& m, bool text_body) const {
-  const auto received = core::format_rfc3339(std::chrono::floor<std::chrono::seconds>(m.received_at)).substr(0, 19) + "Z";
+  const auto received =
+      core::format_rfc3339(std::chrono::floor<std::chrono::seconds>(m.received_at)).substr(0, 19) + "Z";
   json headers = json::array();
   for (const auto& [name, value] : m.headers) headers.push_back({{"name", name}, {"value", value}});
   const json address = {{"emailAddress", {{"name", m.from_name}, {"address", m.from_address}}}};
@@ -201,8 +213,9 @@ json GraphFake::render(const std::string& mailbox, const FakeMessage& m, bool te
           {"sender", m.from_address.empty() ? json(nullptr) : address},
           {"flag", {{"flagStatus", m.flag}}},
           {"categories", json::array()},
-          {"body", text_body ? json{{"contentType", "text"}, {"content", m.body}}
-                             : json{{"contentType", "html"}, {"content", "<html><body><p>" + m.body + "</p></body></html>"}}},
+          {"body", text_body
+                       ? json{{"contentType", "text"}, {"content", m.body}}
+                       : json{{"contentType", "html"}, {"content", "<html><body><p>" + m.body + "</p></body></html>"}}},
           {"internetMessageHeaders", headers}};
 }
 
@@ -211,11 +224,15 @@ void GraphFake::install(core::http::Router& router) {
   router.post("/{tenant}/oauth2/v2.0/token", [this](Request& req) -> awaitable<Response> {
     auto form = parse_form(req.body);
     if (form["grant_type"] != "client_credentials")
-      co_return identity_error("unsupported_grant_type", "The provided value for the input parameter 'grant_type' is not valid.", 70003);
+      co_return identity_error("unsupported_grant_type",
+                               "The provided value for the input parameter 'grant_type' is not valid.", 70003);
     if (!form["scope"].ends_with("/.default"))
-      co_return identity_error("invalid_scope", "The provided value for the input parameter 'scope' is not valid.", 70011);
+      co_return identity_error("invalid_scope", "The provided value for the input parameter 'scope' is not valid.",
+                               70011);
     if (form["client_id"] != options_.client_id)
-      co_return identity_error("unauthorized_client", "Application with identifier '" + form["client_id"] + "' was not found in the directory.", 700016);
+      co_return identity_error(
+          "unauthorized_client",
+          "Application with identifier '" + form["client_id"] + "' was not found in the directory.", 700016);
     if (!core::constant_time_equals(form["client_secret"], options_.client_secret))
       co_return identity_error("invalid_client", "Invalid client secret provided.", 7000215);
     const std::string token = "eyJ0eXAiOiJKV1QiLCJub25jZSI6" + core::random_hex(24);
@@ -248,13 +265,18 @@ void GraphFake::install(core::http::Router& router) {
         }
         known = mailboxes_.contains(mailbox);
         faults = faults_;
-        if (!faults_.method.empty() && faults_.method != req.method_name) faults.throttle = faults.server_errors = 0;
-        else if (faults_.throttle > 0) --faults_.throttle;
-        else if (faults_.server_errors > 0) --faults_.server_errors;
+        if (!faults_.method.empty() && faults_.method != req.method_name)
+          faults.throttle = faults.server_errors = 0;
+        else if (faults_.throttle > 0)
+          --faults_.throttle;
+        else if (faults_.server_errors > 0)
+          --faults_.server_errors;
       }
       co_await core::async::sleep_for(faults.latency);
       if (!authorised)
-        co_return graph_error(401, "InvalidAuthenticationToken", token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
+        co_return graph_error(
+            401, "InvalidAuthenticationToken",
+            token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
       if (faults.throttle > 0) {
         auto res = graph_error(429, "TooManyRequests", "Application is over its MailboxConcurrency limit.");
         res.headers.set("Retry-After", std::to_string(faults.retry_after));
@@ -285,7 +307,8 @@ void GraphFake::install(core::http::Router& router) {
       for (auto piece : core::split(*order, ',')) {
         const std::string property(core::trim(piece.substr(0, piece.find(' '))));
         if (i >= filter_properties.size() || filter_properties[i++] != property)
-          return graph_error(400, "InefficientFilter", "The restriction or sort order is too complex for this operation.");
+          return graph_error(400, "InefficientFilter",
+                             "The restriction or sort order is too complex for this operation.");
       }
     }
     std::vector<std::string> select;
@@ -299,7 +322,8 @@ void GraphFake::install(core::http::Router& router) {
       }
     const auto top = core::parse_int64(req.query.get("$top").value_or("10"));
     const auto skip = core::parse_int64(req.query.get("$skip").value_or("0"));
-    if (!top || *top < 1 || *top > 1000) return graph_error(400, "ErrorInvalidParameter", "$top must be between 1 and 1000.");
+    if (!top || *top < 1 || *top > 1000)
+      return graph_error(400, "ErrorInvalidParameter", "$top must be between 1 and 1000.");
     if (!skip || *skip < 0) return graph_error(400, "ErrorInvalidParameter", "$skip must not be negative.");
 
     std::vector<FakeMessage> matching;
@@ -315,7 +339,8 @@ void GraphFake::install(core::http::Router& router) {
     });
     const bool text_body = prefers(req, "outlook.body-content-type=\"text\"");
     json value = json::array();
-    for (auto i = static_cast<std::size_t>(*skip); i < matching.size() && i < static_cast<std::size_t>(*skip + *top); ++i) {
+    for (auto i = static_cast<std::size_t>(*skip); i < matching.size() && i < static_cast<std::size_t>(*skip + *top);
+         ++i) {
       json full = render(mailbox, matching[i], text_body);
       if (select.empty()) {
         value.push_back(std::move(full));
@@ -336,30 +361,35 @@ void GraphFake::install(core::http::Router& router) {
   };
 
   router.get("/v1.0/users/{mailbox}/messages", api([list](Request& req, const std::string& mb) -> awaitable<Response> {
-    co_return list(req, mb, std::nullopt);
-  }));
+               co_return list(req, mb, std::nullopt);
+             }));
   router.get("/v1.0/users/{mailbox}/mailFolders/{folder}/messages",
              api([this, list](Request& req, const std::string& mb) -> awaitable<Response> {
                const auto folder = folder_name(mb, std::string(req.param("folder")));
-               if (!folder) co_return graph_error(404, "ErrorItemNotFound", "The specified folder could not be found in the store.");
+               if (!folder)
+                 co_return graph_error(404, "ErrorItemNotFound",
+                                       "The specified folder could not be found in the store.");
                co_return list(req, mb, *folder);
              }));
-  router.get("/v1.0/users/{mailbox}/mailFolders/{folder}", api([this](Request& req, const std::string& mb) -> awaitable<Response> {
-    const auto folder = folder_name(mb, std::string(req.param("folder")));
-    if (!folder) co_return graph_error(404, "ErrorItemNotFound", "The specified folder could not be found in the store.");
-    int total = 0, unread = 0;
-    {
-      std::lock_guard lock(mutex_);
-      for (const auto& m : mailboxes_[mb].messages)
-        if (m.folder == *folder) ++total, unread += m.is_read ? 0 : 1;
-    }
-    co_return Response::json({{"id", folder_id(mb, *folder)},
-                              {"displayName", *folder},
-                              {"parentFolderId", folder_id(mb, "msgfolderroot")},
-                              {"childFolderCount", 0},
-                              {"unreadItemCount", unread},
-                              {"totalItemCount", total}});
-  }));
+  router.get("/v1.0/users/{mailbox}/mailFolders/{folder}",
+             api([this](Request& req, const std::string& mb) -> awaitable<Response> {
+               const auto folder = folder_name(mb, std::string(req.param("folder")));
+               if (!folder)
+                 co_return graph_error(404, "ErrorItemNotFound",
+                                       "The specified folder could not be found in the store.");
+               int total = 0, unread = 0;
+               {
+                 std::lock_guard lock(mutex_);
+                 for (const auto& m : mailboxes_[mb].messages)
+                   if (m.folder == *folder) ++total, unread += m.is_read ? 0 : 1;
+               }
+               co_return Response::json({{"id", folder_id(mb, *folder)},
+                                         {"displayName", *folder},
+                                         {"parentFolderId", folder_id(mb, "msgfolderroot")},
+                                         {"childFolderCount", 0},
+                                         {"unreadItemCount", unread},
+                                         {"totalItemCount", total}});
+             }));
 
   // Finds a message by id under the lock; answers 404 the way Graph does.
   using Edit = std::function<std::optional<Response>(std::vector<FakeMessage>&, std::vector<FakeMessage>::iterator)>;
@@ -368,53 +398,62 @@ void GraphFake::install(core::http::Router& router) {
     std::lock_guard lock(mutex_);
     auto& box = mailboxes_[mb];
     auto it = std::find_if(box.messages.begin(), box.messages.end(), [&](const FakeMessage& m) { return m.id == id; });
-    if (it == box.messages.end()) return graph_error(404, "ErrorItemNotFound", "The specified object was not found in the store.");
+    if (it == box.messages.end())
+      return graph_error(404, "ErrorItemNotFound", "The specified object was not found in the store.");
     if (auto res = edit(box.messages, it)) return std::move(*res);
     return Response::json(render(mb, *it, prefers(req, "outlook.body-content-type=\"text\"")));
   };
 
-  router.get("/v1.0/users/{mailbox}/messages/{id}", api([with_message](Request& req, const std::string& mb) -> awaitable<Response> {
-    co_return with_message(req, mb, [](auto&, auto) { return std::nullopt; });
-  }));
-  router.patch("/v1.0/users/{mailbox}/messages/{id}", api([with_message](Request& req, const std::string& mb) -> awaitable<Response> {
-    const auto body = json::parse(req.body, nullptr, false);
-    if (!body.is_object()) co_return graph_error(400, "BadRequest", "Empty Payload. JSON content expected.");
-    co_return with_message(req, mb, [&](auto&, auto it) -> std::optional<Response> {
-      if (body.contains("isRead")) {
-        if (!body["isRead"].is_boolean()) return graph_error(400, "BadRequest", "Invalid value for property 'isRead'.");
-        it->is_read = body["isRead"].get<bool>();
-      }
-      if (body.contains("flag")) {
-        const auto& flag = body["flag"];
-        const std::string status = flag.is_object() ? flag.value("flagStatus", "") : "";
-        if (status != "notFlagged" && status != "flagged" && status != "complete")
-          return graph_error(400, "BadRequest", "Invalid value for property 'flagStatus'.");
-        it->flag = status;
-      }
-      return std::nullopt;
-    });
-  }));
-  router.post("/v1.0/users/{mailbox}/messages/{id}/move", api([this, with_message](Request& req, const std::string& mb) -> awaitable<Response> {
-    const auto body = json::parse(req.body, nullptr, false);
-    const std::string destination = body.is_object() ? body.value("destinationId", "") : "";
-    const auto folder = folder_name(mb, destination);
-    if (!folder) co_return graph_error(404, "ErrorItemNotFound", "The specified folder could not be found in the store.");
-    const bool immutable = prefers(req, "IdType=\"ImmutableId\"");
-    auto res = with_message(req, mb, [&](auto&, auto it) -> std::optional<Response> {
-      it->folder = *folder;
-      if (!immutable) it->id = new_id();  // without ImmutableId, a move changes the id
-      return std::nullopt;
-    });
-    if (res.status == Status::ok) res.status = Status::created;
-    co_return res;
-  }));
-  router.del("/v1.0/users/{mailbox}/messages/{id}", api([this, with_message](Request& req, const std::string& mb) -> awaitable<Response> {
-    co_return with_message(req, mb, [&](auto& messages, auto it) -> std::optional<Response> {
-      mailboxes_[mb].deleted.push_back(*it);
-      messages.erase(it);
-      return Response::empty();
-    });
-  }));
+  router.get("/v1.0/users/{mailbox}/messages/{id}",
+             api([with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+               co_return with_message(req, mb, [](auto&, auto) { return std::nullopt; });
+             }));
+  router.patch("/v1.0/users/{mailbox}/messages/{id}",
+               api([with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+                 const auto body = json::parse(req.body, nullptr, false);
+                 if (!body.is_object())
+                   co_return graph_error(400, "BadRequest", "Empty Payload. JSON content expected.");
+                 co_return with_message(req, mb, [&](auto&, auto it) -> std::optional<Response> {
+                   if (body.contains("isRead")) {
+                     if (!body["isRead"].is_boolean())
+                       return graph_error(400, "BadRequest", "Invalid value for property 'isRead'.");
+                     it->is_read = body["isRead"].get<bool>();
+                   }
+                   if (body.contains("flag")) {
+                     const auto& flag = body["flag"];
+                     const std::string status = flag.is_object() ? flag.value("flagStatus", "") : "";
+                     if (status != "notFlagged" && status != "flagged" && status != "complete")
+                       return graph_error(400, "BadRequest", "Invalid value for property 'flagStatus'.");
+                     it->flag = status;
+                   }
+                   return std::nullopt;
+                 });
+               }));
+  router.post("/v1.0/users/{mailbox}/messages/{id}/move",
+              api([this, with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+                const auto body = json::parse(req.body, nullptr, false);
+                const std::string destination = body.is_object() ? body.value("destinationId", "") : "";
+                const auto folder = folder_name(mb, destination);
+                if (!folder)
+                  co_return graph_error(404, "ErrorItemNotFound",
+                                        "The specified folder could not be found in the store.");
+                const bool immutable = prefers(req, "IdType=\"ImmutableId\"");
+                auto res = with_message(req, mb, [&](auto&, auto it) -> std::optional<Response> {
+                  it->folder = *folder;
+                  if (!immutable) it->id = new_id();  // without ImmutableId, a move changes the id
+                  return std::nullopt;
+                });
+                if (res.status == Status::ok) res.status = Status::created;
+                co_return res;
+              }));
+  router.del("/v1.0/users/{mailbox}/messages/{id}",
+             api([this, with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+               co_return with_message(req, mb, [&](auto& messages, auto it) -> std::optional<Response> {
+                 mailboxes_[mb].deleted.push_back(*it);
+                 messages.erase(it);
+                 return Response::empty();
+               });
+             }));
 
   // --- control routes ---
   router.post("/_sandbox/graph/reset", [this](Request&) -> awaitable<Response> {
@@ -445,8 +484,7 @@ void GraphFake::install(core::http::Router& router) {
     m.is_read = body.value("is_read", false);
     m.has_attachments = body.value("has_attachments", false);
     const auto received = core::parse_rfc3339(body.value("received_at", ""));
-    m.received_at = received ? *received
-                             : core::now();
+    m.received_at = received ? *received : core::now();
     if (body.contains("headers") && body["headers"].is_object())
       for (const auto& [name, value] : body["headers"].items())
         if (value.is_string()) m.headers.emplace_back(name, value.get<std::string>());

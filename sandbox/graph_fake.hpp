@@ -42,7 +42,7 @@ struct GraphFaults {
   int server_errors = 0;  // the next N API calls answer `status`
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every API call
-  std::string method;     // when set (e.g. "DELETE"), only calls of this method get the 429s and errors
+  std::string method;                    // when set (e.g. "DELETE"), only calls of this method get the 429s and errors
 };
 
 class GraphFake {

@@ -36,28 +36,32 @@ Settings read_settings(core::config::Reader& env) {
   s.server.port = static_cast<std::uint16_t>(env.integer("PORT", 8090, "TCP port to listen on", {0, 65535}));
   s.server.shutdown_timeout = std::chrono::seconds(2);
   s.log_level = env.one_of("LOG_LEVEL", "info", {"debug", "info", "warn", "error"}, "log threshold");
-  s.graph.client_id = env.string("SANDBOX_GRAPH_CLIENT_ID", "sandbox-client", "the app id the Graph token endpoint accepts");
+  s.graph.client_id =
+      env.string("SANDBOX_GRAPH_CLIENT_ID", "sandbox-client", "the app id the Graph token endpoint accepts");
   s.graph.client_secret = env.string("SANDBOX_GRAPH_CLIENT_SECRET", "sandbox-secret", "the client secret it accepts");
   s.model.api_key = env.string("SANDBOX_LLM_API_KEY", "", "bearer key the chat-completions fake requires (empty: any)");
-  s.seed_mailboxes = env.list("SANDBOX_SEED_MAILBOXES", "", "mailboxes created at start with a demo inbox (comma-separated)");
-  s.seed_count = static_cast<int>(env.integer("SANDBOX_SEED_COUNT", 300, "messages in each seeded mailbox", {0, 100000}));
+  s.seed_mailboxes =
+      env.list("SANDBOX_SEED_MAILBOXES", "", "mailboxes created at start with a demo inbox (comma-separated)");
+  s.seed_count =
+      static_cast<int>(env.integer("SANDBOX_SEED_COUNT", 300, "messages in each seeded mailbox", {0, 100000}));
   return s;
 }
 
 void print_help() {
   auto reader = core::config::Reader::describing();
   read_settings(reader);
-  std::cout << "sandbox — fakes of the external systems, on loopback, for tests and the demo\n\n"
-               "Usage: sandbox [serve|migrate|--help]\n"
-               "  serve     serve the fakes over HTTP (the default)\n"
-               "  migrate   nothing to do: the sandbox has no database (exits 0)\n\n"
-               "Routes: GET /healthz, GET /readyz, GET /_sandbox (the fakes served);\n"
-               "  Microsoft Graph: POST /{tenant}/oauth2/v2.0/token, /v1.0/users/{mailbox}/..., control /_sandbox/graph/...\n"
-               "  OpenAI-compatible: POST /v1/chat/completions, control /_sandbox/model/...\n"
-               "  Notification receivers: POST /chat/v1/spaces/{space}/messages, /telegram/bot{token}/sendMessage,\n"
-               "    /ntfy/{topic}, /webhook/{name}; control /_sandbox/notify/...\n\n"
-               "Environment:\n"
-            << core::config::format_help(reader.described());
+  std::cout
+      << "sandbox — fakes of the external systems, on loopback, for tests and the demo\n\n"
+         "Usage: sandbox [serve|migrate|--help]\n"
+         "  serve     serve the fakes over HTTP (the default)\n"
+         "  migrate   nothing to do: the sandbox has no database (exits 0)\n\n"
+         "Routes: GET /healthz, GET /readyz, GET /_sandbox (the fakes served);\n"
+         "  Microsoft Graph: POST /{tenant}/oauth2/v2.0/token, /v1.0/users/{mailbox}/..., control /_sandbox/graph/...\n"
+         "  OpenAI-compatible: POST /v1/chat/completions, control /_sandbox/model/...\n"
+         "  Notification receivers: POST /chat/v1/spaces/{space}/messages, /telegram/bot{token}/sendMessage,\n"
+         "    /ntfy/{topic}, /webhook/{name}; control /_sandbox/notify/...\n\n"
+         "Environment:\n"
+      << core::config::format_help(reader.described());
 }
 
 }  // namespace

@@ -17,8 +17,9 @@ using nlohmann::json;
 namespace {
 
 Response openai_error(int status, std::string message, std::string type, json param = nullptr, json code = nullptr) {
-  return Response::json({{"error", {{"message", std::move(message)}, {"type", std::move(type)}, {"param", param}, {"code", code}}}},
-                        static_cast<Status>(status));
+  return Response::json(
+      {{"error", {{"message", std::move(message)}, {"type", std::move(type)}, {"param", param}, {"code", code}}}},
+      static_cast<Status>(status));
 }
 
 struct Rule {
@@ -82,7 +83,8 @@ void ModelFake::install(core::http::Router& router) {
         !core::constant_time_equals(req.header("authorization"), "Bearer " + options_.api_key))
       co_return openai_error(401, "Incorrect API key provided.", "invalid_request_error", nullptr, "invalid_api_key");
     const auto body = json::parse(req.body, nullptr, false);
-    if (!body.is_object()) co_return openai_error(400, "We could not parse the JSON body of your request.", "invalid_request_error");
+    if (!body.is_object())
+      co_return openai_error(400, "We could not parse the JSON body of your request.", "invalid_request_error");
     if (!body.contains("model") || !body["model"].is_string())
       co_return openai_error(400, "you must provide a model parameter", "invalid_request_error", "model");
     if (!body.contains("messages") || !body["messages"].is_array() || body["messages"].empty())
@@ -107,8 +109,10 @@ void ModelFake::install(core::http::Router& router) {
                            {"user", user}});
       if (requests_.size() > 1000) requests_.pop_front();
       faults = faults_;
-      if (faults_.fail > 0) --faults_.fail;
-      else if (faults_.invalid_json > 0) --faults_.invalid_json;
+      if (faults_.fail > 0)
+        --faults_.fail;
+      else if (faults_.invalid_json > 0)
+        --faults_.invalid_json;
     }
     struct Leave {
       ModelFake* self;
@@ -128,11 +132,13 @@ void ModelFake::install(core::http::Router& router) {
       co_return openai_error(faults.status, "The server had an error while processing your request.", "server_error");
     }
     if (format_type == "json_schema" && faults.reject_json_schema)
-      co_return openai_error(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
-                             "invalid_request_error", "response_format");
+      co_return openai_error(
+          400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+          "invalid_request_error", "response_format");
     if (format_type == "json_object" && core::to_lower(system + user).find("json") == std::string::npos)
-      co_return openai_error(400, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
-                             "invalid_request_error", "messages");
+      co_return openai_error(
+          400, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+          "invalid_request_error", "messages");
 
     // The labels the caller's schema allows; the keyword reading picks among them.
     auto [label, confidence] = fake_label(user);
@@ -143,22 +149,24 @@ void ModelFake::install(core::http::Router& router) {
         confidence = 0.5;
       }
     }
-    std::string content = json{{"label", label},
-                               {"confidence", confidence},
-                               {"reasoning", "The message reads like " + label + " mail."}}
-                              .dump();
+    std::string content =
+        json{{"label", label}, {"confidence", confidence}, {"reasoning", "The message reads like " + label + " mail."}}
+            .dump();
     if (faults.invalid_json > 0) content = "Sure! Here is the classification: " + label;
     co_return Response::json({{"id", "chatcmpl-" + core::random_hex(12)},
                               {"object", "chat.completion"},
                               {"created", std::chrono::duration_cast<std::chrono::seconds>(
-                                              std::chrono::system_clock::now().time_since_epoch()).count()},
+                                              std::chrono::system_clock::now().time_since_epoch())
+                                              .count()},
                               {"model", body["model"]},
-                              {"choices", {{{"index", 0},
-                                            {"message", {{"role", "assistant"}, {"content", content}, {"refusal", nullptr}}},
-                                            {"finish_reason", "stop"}}}},
-                              {"usage", {{"prompt_tokens", tokens(system + user)},
-                                         {"completion_tokens", tokens(content)},
-                                         {"total_tokens", tokens(system + user) + tokens(content)}}}});
+                              {"choices",
+                               {{{"index", 0},
+                                 {"message", {{"role", "assistant"}, {"content", content}, {"refusal", nullptr}}},
+                                 {"finish_reason", "stop"}}}},
+                              {"usage",
+                               {{"prompt_tokens", tokens(system + user)},
+                                {"completion_tokens", tokens(content)},
+                                {"total_tokens", tokens(system + user) + tokens(content)}}}});
   });
 
   router.post("/_sandbox/model/reset", [this](Request&) -> awaitable<Response> {
@@ -178,7 +186,8 @@ void ModelFake::install(core::http::Router& router) {
     set_faults(f);
     co_return Response::empty();
   });
-  router.get("/_sandbox/model/requests", [this](Request&) -> awaitable<Response> { co_return Response::json(requests()); });
+  router.get("/_sandbox/model/requests",
+             [this](Request&) -> awaitable<Response> { co_return Response::json(requests()); });
 }
 
 }  // namespace sandbox

@@ -23,10 +23,10 @@ namespace sandbox {
 
 struct ModelFaults {
   std::chrono::milliseconds latency{0};
-  int fail = 0;           // the next N calls answer `status`
-  int status = 500;       // 429 (rate limit, with Retry-After), 500, 503 ...
+  int fail = 0;      // the next N calls answer `status`
+  int status = 500;  // 429 (rate limit, with Retry-After), 500, 503 ...
   int retry_after = 1;
-  int invalid_json = 0;   // the next N calls answer content that is not JSON
+  int invalid_json = 0;             // the next N calls answer content that is not JSON
   bool reject_json_schema = false;  // answer 400 to response_format json_schema, like older servers
 };
 

@@ -14,7 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kRecordedHeaders[] = {"content-type", "title",          "priority",  "tags",
+constexpr const char* kRecordedHeaders[] = {"content-type", "title",          "priority",       "tags",
                                             "user-agent",   "x-notify-event", "x-signature-256"};
 
 std::int64_t unix_now() {
@@ -40,11 +40,16 @@ Response telegram_error(int status, const std::string& description, int retry_af
 
 std::string telegram_description(int status, int retry_after) {
   switch (status) {
-    case 400: return "Bad Request: chat not found";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden: bot was blocked by the user";
-    case 429: return "Too Many Requests: retry after " + std::to_string(retry_after);
-    default: return "Internal Server Error";
+    case 400:
+      return "Bad Request: chat not found";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden: bot was blocked by the user";
+    case 429:
+      return "Too Many Requests: retry after " + std::to_string(retry_after);
+    default:
+      return "Internal Server Error";
   }
 }
 
@@ -100,7 +105,8 @@ void NotifyFake::install(core::http::Router& router) {
     if (!req.query.get("key") || !req.query.get("token"))
       co_return google_error(401, "Request is missing required authentication credential.", "UNAUTHENTICATED");
     const auto body = json::parse(req.body, nullptr, false);
-    if (!body.is_object() || !body.contains("text") || !body["text"].is_string() || body["text"].get<std::string>().empty())
+    if (!body.is_object() || !body.contains("text") || !body["text"].is_string() ||
+        body["text"].get<std::string>().empty())
       co_return google_error(400, "Invalid JSON payload received. Message cannot be empty.", "INVALID_ARGUMENT");
     long id;
     {
@@ -116,7 +122,9 @@ void NotifyFake::install(core::http::Router& router) {
 
   router.post("/telegram/{bot}/sendMessage", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("telegram", req);
-    if (fault) co_return telegram_error(fault->status, telegram_description(fault->status, fault->retry_after), fault->retry_after);
+    if (fault)
+      co_return telegram_error(fault->status, telegram_description(fault->status, fault->retry_after),
+                               fault->retry_after);
     static const std::regex token("^bot[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$");
     const std::string bot(req.param("bot"));
     if (!std::regex_match(bot, token)) co_return telegram_error(404, "Not Found");
@@ -132,25 +140,28 @@ void NotifyFake::install(core::http::Router& router) {
       std::lock_guard lock(mutex_);
       id = next_id_++;
     }
-    co_return Response::json({{"ok", true},
-                              {"result", {{"message_id", id}, {"date", unix_now()},
-                                          {"chat", {{"id", body["chat_id"]}}}, {"text", body["text"]}}}});
+    co_return Response::json(
+        {{"ok", true},
+         {"result",
+          {{"message_id", id}, {"date", unix_now()}, {"chat", {{"id", body["chat_id"]}}}, {"text", body["text"]}}}});
   });
 
   router.post("/ntfy/{topic}", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("ntfy", req);
     if (fault)
-      co_return with_retry_after(Response::json({{"code", fault->status * 100 + 1}, {"http", fault->status},
-                                                 {"error", "limit reached or server error"}},
-                                                Status(fault->status)),
-                                 fault->retry_after);
+      co_return with_retry_after(
+          Response::json(
+              {{"code", fault->status * 100 + 1}, {"http", fault->status}, {"error", "limit reached or server error"}},
+              Status(fault->status)),
+          fault->retry_after);
     static const std::regex topic_name("^[-_A-Za-z0-9]{1,64}$");
     const std::string topic(req.param("topic"));
     if (!std::regex_match(topic, topic_name))
       co_return Response::json({{"code", 40010}, {"http", 400}, {"error", "invalid request: topic invalid"}},
                                Status::bad_request);
-    json message{{"id", core::random_hex(6)}, {"time", unix_now()}, {"event", "message"}, {"topic", topic},
-                 {"message", req.body}, {"priority", ntfy_priority(req.header("priority"))}};
+    json message{{"id", core::random_hex(6)}, {"time", unix_now()},
+                 {"event", "message"},        {"topic", topic},
+                 {"message", req.body},       {"priority", ntfy_priority(req.header("priority"))}};
     if (const auto title = req.header("title"); !title.empty()) message["title"] = std::string(title);
     if (const auto tags = req.header("tags"); !tags.empty()) {
       json list = json::array();
@@ -163,7 +174,8 @@ void NotifyFake::install(core::http::Router& router) {
   router.post("/webhook/{name}", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("webhook", req);
     if (fault)
-      co_return with_retry_after(Response::json({{"error", "receiver failed"}}, Status(fault->status)), fault->retry_after);
+      co_return with_retry_after(Response::json({{"error", "receiver failed"}}, Status(fault->status)),
+                                 fault->retry_after);
     co_return Response::json({{"received", true}});
   });
 
@@ -177,9 +189,11 @@ void NotifyFake::install(core::http::Router& router) {
   router.put("/_sandbox/notify/faults", [this](Request& req) -> awaitable<Response> {
     const auto body = json::parse(req.body, nullptr, false);
     if (!body.is_object() || !body.contains("receiver") || !body["receiver"].is_string())
-      co_return Response::json({{"error", "body must be {receiver, status, count, retry_after?}"}}, Status::bad_request);
-    set_fault(body["receiver"].get<std::string>(),
-              {.status = body.value("status", 500), .count = body.value("count", 1), .retry_after = body.value("retry_after", 0)});
+      co_return Response::json({{"error", "body must be {receiver, status, count, retry_after?}"}},
+                               Status::bad_request);
+    set_fault(body["receiver"].get<std::string>(), {.status = body.value("status", 500),
+                                                    .count = body.value("count", 1),
+                                                    .retry_after = body.value("retry_after", 0)});
     co_return Response::empty();
   });
 }

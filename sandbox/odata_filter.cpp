@@ -73,7 +73,8 @@ std::function<bool(const FakeMessage&)> compile(const FilterClause& c) {
     return [op = c.op, t = *t](const FakeMessage& m) { return compare(op, m.received_at, t); };
   }
   if (c.property == "from/emailAddress/address") {
-    if (!c.quoted || (c.op != "eq" && c.op != "ne")) throw FilterError{"from/emailAddress/address compares with eq or ne to a string"};
+    if (!c.quoted || (c.op != "eq" && c.op != "ne"))
+      throw FilterError{"from/emailAddress/address compares with eq or ne to a string"};
     return [op = c.op, value = core::to_lower(c.literal)](const FakeMessage& m) {
       return compare(op, core::to_lower(m.from_address), value);
     };

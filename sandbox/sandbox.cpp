@@ -28,8 +28,9 @@ core::http::Router routes(Fakes& fakes) {
                                  {"serves", {"POST /v1/chat/completions"}},
                                  {"control", "/_sandbox/model"}},
                                 {{"name", "notification-receivers"},
-                                 {"serves", {"POST /chat/v1/spaces/{space}/messages", "POST /telegram/bot{token}/sendMessage",
-                                             "POST /ntfy/{topic}", "POST /webhook/{name}"}},
+                                 {"serves",
+                                  {"POST /chat/v1/spaces/{space}/messages", "POST /telegram/bot{token}/sendMessage",
+                                   "POST /ntfy/{topic}", "POST /webhook/{name}"}},
                                  {"control", "/_sandbox/notify"}}}}});
   });
   fakes.graph.install(r);
@@ -43,8 +44,7 @@ struct InProcess::Impl {
       : fakes(std::move(g), std::move(m)),
         router(routes(fakes)),
         server(io.get_executor(), core::http::ServerOptions{.shutdown_timeout = std::chrono::seconds(1)},
-               {core::http::request_id(), core::http::problems()},
-               [this](Request& req) { return router(req); }) {}
+               {core::http::request_id(), core::http::problems()}, [this](Request& req) { return router(req); }) {}
   Fakes fakes;
   asio::io_context io;
   core::http::Router router;

@@ -25,9 +25,9 @@ boost::asio::awaitable<http::Response> json_document(db::Pool& db, std::string_v
 // What a statement on one resource answers when it finds no row, or breaks a unique rule, and the
 // status of the answer when it finds (or makes) one.
 struct ResourceProblems {
-  http::Problem missing;                         // usually a 404
-  std::optional<http::Problem> duplicate = {};   // usually a 409; unset: the error propagates (500)
-  http::Status found = http::Status::ok;         // http::Status::created for an INSERT ... RETURNING
+  http::Problem missing;                        // usually a 404
+  std::optional<http::Problem> duplicate = {};  // usually a 409; unset: the error propagates (500)
+  http::Status found = http::Status::ok;        // http::Status::created for an INSERT ... RETURNING
 };
 
 // One resource, or `problems.missing` when the statement returns no row.

@@ -42,8 +42,8 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
       env.integer("DB_CONNECT_TIMEOUT_MS", 5000, "timeout for opening a database connection", {100, 600'000}));
   s.db.acquire_timeout = std::chrono::milliseconds(env.integer(
       "DB_ACQUIRE_TIMEOUT_MS", 5000, "how long a request waits for a free pooled connection", {1, 600'000}));
-  s.db.query_timeout = std::chrono::milliseconds(
-      env.integer("DB_QUERY_TIMEOUT_MS", 30000, "statement timeout; the statement is cancelled after it", {1, 3'600'000}));
+  s.db.query_timeout = std::chrono::milliseconds(env.integer(
+      "DB_QUERY_TIMEOUT_MS", 30000, "statement timeout; the statement is cancelled after it", {1, 3'600'000}));
   s.startup_db_wait = std::chrono::seconds(env.integer(
       "DB_STARTUP_WAIT_SECONDS", 30, "at start, how long to wait for the database to accept connections", {0, 3600}));
   s.migrate_on_start = env.boolean("MIGRATE_ON_START", true, "apply pending migrations when serve starts");
@@ -87,9 +87,12 @@ void Service::install() {
   pool_ = std::make_unique<db::Pool>(io_.get_executor(), common_.db);
   router_.add(
       http::Verb::get, "/healthz",
-      [](http::Request&) -> awaitable<http::Response> { co_return http::Response::json({{"status", "ok"}}); },
+      [](http::Request&) -> awaitable<http::Response> {
+        co_return http::Response::json({{"status", "ok"}});
+      },
       "public");
-  router_.add(http::Verb::get, "/readyz", [this](http::Request&) { return readyz(); }, "public");
+  router_.add(
+      http::Verb::get, "/readyz", [this](http::Request&) { return readyz(); }, "public");
 
   pipeline_.add(http::request_id());
   if (common_.access_log) pipeline_.add(http::access_log());
@@ -173,8 +176,7 @@ void print_help(const ServiceDefinition& def) {
             << "  serve     apply pending migrations, then serve HTTP (the default)\n"
             << "  migrate   apply pending migrations and exit\n"
             << "  routes    list every route: method, path and the access it requires\n";
-  for (const auto& c : def.commands)
-    std::cout << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
+  for (const auto& c : def.commands) std::cout << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
   std::cout << "  --help    this text\n\n"
             << "Every HTTP service answers GET /healthz (process up) and GET /readyz (database\n"
             << "reachable and migrations applied, else 503).\n\n"

@@ -22,10 +22,10 @@
 #include <boost/asio/io_context.hpp>
 
 #include <functional>
-#include <vector>
 #include <memory>
 #include <span>
 #include <thread>
+#include <vector>
 
 namespace core::app {
 
@@ -55,8 +55,8 @@ struct Command {
 };
 
 struct ServiceDefinition {
-  std::string name;              // binary name, log "service" field, migration lock name
-  std::string summary;           // one line for --help
+  std::string name;     // binary name, log "service" field, migration lock name
+  std::string summary;  // one line for --help
   std::uint16_t default_port = 8080;
   std::string default_database;  // database name in the default DATABASE_URL
   std::span<const db::Migration> migrations;

@@ -44,7 +44,6 @@ struct JoinState {
     }
     if (wake) wake();
   }
-
 };
 
 }  // namespace detail
@@ -70,21 +69,21 @@ inline boost::asio::awaitable<void> join_all(boost::asio::any_io_executor execut
   // Named, not a temporary inside the co_await: GCC 12 destroys such temporaries twice, which
   // here would release `state` once too often (docs/conventions.md).
   auto wait_for_all = [state](auto handler) {
-        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
-        auto resume = [shared] {
-          auto ex = boost::asio::get_associated_executor(*shared);
-          boost::asio::post(ex, std::move(*shared));
-        };
-        std::unique_lock lock(state->mutex);
-        if (state->pending == 0) {
-          lock.unlock();
-          resume();
-        } else {
-          state->waiter = resume;
-        }
-      };
+    auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+    auto resume = [shared] {
+      auto ex = boost::asio::get_associated_executor(*shared);
+      boost::asio::post(ex, std::move(*shared));
+    };
+    std::unique_lock lock(state->mutex);
+    if (state->pending == 0) {
+      lock.unlock();
+      resume();
+    } else {
+      state->waiter = resume;
+    }
+  };
   co_await boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void()>(wait_for_all,
-                                                                                       boost::asio::use_awaitable);
+                                                                                      boost::asio::use_awaitable);
   if (state->first_error) std::rethrow_exception(state->first_error);  // every task has ended: no lock needed
 }
 

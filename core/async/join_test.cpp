@@ -3,8 +3,8 @@
 
 #include "core/testing/testing.hpp"
 
-#include <boost/asio/co_spawn.hpp>
 #include <gtest/gtest.h>
+#include <boost/asio/co_spawn.hpp>
 
 #include <atomic>
 #include <future>

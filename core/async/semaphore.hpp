@@ -56,7 +56,7 @@ class Semaphore {
     // Named, not a temporary inside the co_await (GCC 12, docs/conventions.md).
     auto take_or_queue = [this](auto handler) { enqueue(std::move(handler)); };
     co_await boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void()>(take_or_queue,
-                                                                                         boost::asio::use_awaitable);
+                                                                                        boost::asio::use_awaitable);
     co_return Permit(this);
   }
 

@@ -55,7 +55,8 @@ constexpr std::string_view kFailedPerAccount = "INSERT INTO {failures} ({account
 constexpr std::string_view kFailedPerAddress = "INSERT INTO {failures} (address) VALUES ($1)";
 
 // A success forgives the key's failures and sweeps those no window can count any more.
-constexpr std::string_view kSucceeded = "DELETE FROM {failures} WHERE {key} = $1 OR failed_at < now() - interval '1 day'";
+constexpr std::string_view kSucceeded =
+    "DELETE FROM {failures} WHERE {key} = $1 OR failed_at < now() - interval '1 day'";
 
 }  // namespace
 
@@ -72,9 +73,12 @@ core::http::Problem Refusal::problem() const {
 SessionStore::SessionStore(core::db::Pool& db, SessionTables tables, SessionPolicy policy)
     : db_(db), tables_(std::move(tables)), policy_(std::move(policy)) {
   const std::string key = per_account() ? tables_.account : "address";
-  const std::initializer_list<std::pair<std::string_view, std::string_view>> names{
-      {"sessions", tables_.sessions}, {"subject", tables_.subject}, {"failures", tables_.failures},
-      {"account", tables_.account},   {"key", key},                 {"lookup", tables_.lookup}};
+  const std::initializer_list<std::pair<std::string_view, std::string_view>> names{{"sessions", tables_.sessions},
+                                                                                   {"subject", tables_.subject},
+                                                                                   {"failures", tables_.failures},
+                                                                                   {"account", tables_.account},
+                                                                                   {"key", key},
+                                                                                   {"lookup", tables_.lookup}};
   find_sql_ = fill(std::string(kFind), names);
   start_sql_ = fill(std::string(kStart), names);
   end_sql_ = fill(std::string(kEnd), names);
@@ -103,8 +107,8 @@ awaitable<void> SessionStore::end(std::string token) {
 }
 
 awaitable<std::optional<Refusal>> SessionStore::admit(std::string account, std::string address) {
-  const auto counts = co_await db_.query(count_sql_, key(account, address), address,
-                                         static_cast<int>(policy_.failure_window.count()));
+  const auto counts =
+      co_await db_.query(count_sql_, key(account, address), address, static_cast<int>(policy_.failure_window.count()));
   const auto by_key = counts.front().get<std::int64_t>(0), by_address = counts.front().get<std::int64_t>(1);
   if ((per_account() && by_key >= policy_.refuse_account_after) || by_address >= policy_.refuse_address_after)
     co_return Refusal{.retry_after = policy_.failure_window};

@@ -55,8 +55,8 @@ struct SessionPolicy {
 // Why admit() said no, and for how long.
 struct Refusal {
   std::chrono::seconds retry_after;
-  std::string message() const;                // "too many failed sign-ins; try again in 15 minutes"
-  core::http::Problem problem() const;        // 429 too-many-sign-ins, with Retry-After
+  std::string message() const;          // "too many failed sign-ins; try again in 15 minutes"
+  core::http::Problem problem() const;  // 429 too-many-sign-ins, with Retry-After
 };
 
 class SessionStore {

@@ -25,7 +25,9 @@ constexpr db::Migration kTables[] = {{"0001_consoles.sql", R"sql(
   INSERT INTO people VALUES (1, 'Ada'), (2, 'Brian');
 )sql"}};
 
-const auth::SessionTables kAccounts{.sessions = "sessions", .subject = "person", .failures = "failures",
+const auth::SessionTables kAccounts{.sessions = "sessions",
+                                    .subject = "person",
+                                    .failures = "failures",
                                     .account = "who",
                                     .lookup = "SELECT p.name FROM people p JOIN live ON live.subject = p.id"};
 const auth::SessionTables kKeys{.sessions = "keys.sessions", .subject = "actor", .failures = "keys.failures"};
@@ -134,7 +136,7 @@ TEST_F(SessionStoreTest, FailuresAreCountedPerAccountAndPerAddress) {
 
   fail(store, "x", "192.0.2.1", 1);
   fail(store, "y", "192.0.2.1", 1);
-  EXPECT_TRUE(admit(store, "brian", "192.0.2.1"));   // the address: 5 failures across accounts
+  EXPECT_TRUE(admit(store, "brian", "192.0.2.1"));  // the address: 5 failures across accounts
   EXPECT_FALSE(admit(store, "brian", "192.0.2.2"));
 
   // a success forgives the account's failures (and only those)

@@ -27,11 +27,21 @@ std::string unquote_double(std::string_view v, std::size_t line) {
     }
     if (++i == v.size()) throw ConfigError(".env line " + std::to_string(line) + ": dangling backslash");
     switch (v[i]) {
-      case 'n': out.push_back('\n'); break;
-      case 't': out.push_back('\t'); break;
-      case '"': out.push_back('"'); break;
-      case '\\': out.push_back('\\'); break;
-      default: out.push_back('\\'); out.push_back(v[i]);
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case '"':
+        out.push_back('"');
+        break;
+      case '\\':
+        out.push_back('\\');
+        break;
+      default:
+        out.push_back('\\');
+        out.push_back(v[i]);
     }
   }
   return out;
@@ -122,8 +132,7 @@ std::string Reader::secret(std::string_view name, std::string_view meaning) {
   return raw(name).value_or("");
 }
 
-std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::string_view meaning,
-                             IntRange range) {
+std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::string_view meaning, IntRange range) {
   describe(name, std::to_string(fallback), meaning);
   const auto v = raw(name);
   if (!v) return fallback;
@@ -133,8 +142,7 @@ std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::
     return fallback;
   }
   if (*n < range.min || *n > range.max) {
-    fail(name, std::to_string(*n) + " is outside " + std::to_string(range.min) + ".." +
-                   std::to_string(range.max));
+    fail(name, std::to_string(*n) + " is outside " + std::to_string(range.min) + ".." + std::to_string(range.max));
     return fallback;
   }
   return *n;
@@ -151,8 +159,8 @@ bool Reader::boolean(std::string_view name, bool fallback, std::string_view mean
   return fallback;
 }
 
-std::string Reader::one_of(std::string_view name, std::string_view fallback,
-                           std::vector<std::string> allowed, std::string_view meaning) {
+std::string Reader::one_of(std::string_view name, std::string_view fallback, std::vector<std::string> allowed,
+                           std::string_view meaning) {
   std::string choices;
   for (const auto& a : allowed) choices += (choices.empty() ? "" : "|") + a;
   describe(name, fallback, std::string(meaning) + " (" + choices + ")");
@@ -164,8 +172,7 @@ std::string Reader::one_of(std::string_view name, std::string_view fallback,
   return std::string(fallback);
 }
 
-std::vector<std::string> Reader::list(std::string_view name, std::string_view fallback,
-                                      std::string_view meaning) {
+std::vector<std::string> Reader::list(std::string_view name, std::string_view fallback, std::string_view meaning) {
   const auto text = string(name, fallback, meaning);
   std::vector<std::string> out;
   for (auto piece : split(text, ','))

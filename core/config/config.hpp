@@ -50,19 +50,21 @@ struct IntRange {
 class Reader {
  public:
   explicit Reader(Environment env) : env_(std::move(env)) {}
-  static Reader describing() { Reader r{{}}; r.describing_ = true; return r; }
+  static Reader describing() {
+    Reader r{{}};
+    r.describing_ = true;
+    return r;
+  }
 
   std::string string(std::string_view name, std::string_view fallback, std::string_view meaning);
   // Required: an empty or missing value is an error (unless describing).
   std::string required(std::string_view name, std::string_view meaning);
-  std::int64_t integer(std::string_view name, std::int64_t fallback, std::string_view meaning,
-                       IntRange range = {});
+  std::int64_t integer(std::string_view name, std::int64_t fallback, std::string_view meaning, IntRange range = {});
   bool boolean(std::string_view name, bool fallback, std::string_view meaning);
-  std::string one_of(std::string_view name, std::string_view fallback,
-                     std::vector<std::string> allowed, std::string_view meaning);
+  std::string one_of(std::string_view name, std::string_view fallback, std::vector<std::string> allowed,
+                     std::string_view meaning);
   // Comma-separated; pieces trimmed; empty pieces dropped.
-  std::vector<std::string> list(std::string_view name, std::string_view fallback,
-                                std::string_view meaning);
+  std::vector<std::string> list(std::string_view name, std::string_view fallback, std::string_view meaning);
   // Marks a declared-but-secret value: shown in --help as "(secret)", never echoed in errors.
   std::string secret(std::string_view name, std::string_view meaning);
 

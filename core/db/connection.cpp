@@ -105,9 +105,9 @@ void Connection::rebind_socket() {
 awaitable<void> Connection::wait(Wait what) {
   if (!socket_) throw Unavailable("database connection has no socket");
   boost::system::error_code ec;
-  co_await socket_->async_wait(what == Wait::read ? asio::posix::descriptor_base::wait_read
-                                                  : asio::posix::descriptor_base::wait_write,
-                               asio::redirect_error(use_awaitable, ec));
+  co_await socket_->async_wait(
+      what == Wait::read ? asio::posix::descriptor_base::wait_read : asio::posix::descriptor_base::wait_write,
+      asio::redirect_error(use_awaitable, ec));
   if (ec && ec != asio::error::operation_aborted) throw Unavailable("database socket: " + ec.message());
 }
 

@@ -31,8 +31,8 @@ class Connection {
 
   // Throws Unavailable when the server cannot be reached or refuses us, Timeout past `timeout`.
   static boost::asio::awaitable<std::unique_ptr<Connection>> open(boost::asio::any_io_executor executor,
-                                                                   std::string conninfo,
-                                                                   std::chrono::milliseconds timeout);
+                                                                  std::string conninfo,
+                                                                  std::chrono::milliseconds timeout);
 
   // Runs one statement as a prepared statement. Throws Error (server error), Unavailable
   // (connection lost), Timeout (cancelled after `timeout`). The timeout is enforced by whoever

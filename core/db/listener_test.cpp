@@ -2,8 +2,8 @@
 
 #include "core/testing/testing.hpp"
 
-#include <boost/asio/ip/tcp.hpp>
 #include <gtest/gtest.h>
+#include <boost/asio/ip/tcp.hpp>
 
 #include <atomic>
 #include <future>
@@ -181,8 +181,8 @@ TEST(Listener, StopCancelsTheWaitBeforeTheNextAttempt) {
   BareIo bare;
   const std::string refused = "postgresql://postgres@127.0.0.1:1/x";
   db::Listener listener(bare.io.get_executor(),
-                        {.conninfo = refused, .channel = "jobs", .retry_min = 1h, .retry_max = 1h},
-                        seen.on_notify(), seen.on_connected());
+                        {.conninfo = refused, .channel = "jobs", .retry_min = 1h, .retry_max = 1h}, seen.on_notify(),
+                        seen.on_connected());
   listener.start();
   bare.run();
   std::this_thread::sleep_for(200ms);  // time for the first attempt to be refused: the wait for the next has begun

@@ -27,8 +27,8 @@ Res exec(PGconn* c, std::string_view sql, std::vector<std::string> params = {}) 
   for (auto& p : params) values.push_back(p.c_str());
   const std::string text(sql);
   Res r(params.empty() ? PQexec(c, text.c_str())
-                       : PQexecParams(c, text.c_str(), static_cast<int>(values.size()), nullptr,
-                                      values.data(), nullptr, nullptr, 0),
+                       : PQexecParams(c, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                                      nullptr, 0),
         PQclear);
   const auto st = PQresultStatus(r.get());
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {

@@ -23,7 +23,8 @@ const db::Migration kSecond{"0002_pets.sql",
 TEST(Migrations, AppliesPendingInOrderAndRecordsChecksums) {
   core::testing::TestDatabase database;
   const db::Migration both[] = {kFirst, kSecond};
-  EXPECT_EQ(db::apply_migrations(database.url(), both, "t"), (std::vector<std::string>{"0001_people.sql", "0002_pets.sql"}));
+  EXPECT_EQ(db::apply_migrations(database.url(), both, "t"),
+            (std::vector<std::string>{"0001_people.sql", "0002_pets.sql"}));
   EXPECT_EQ(sql(database.url(), "SELECT name FROM people"), "ada");
   EXPECT_EQ(sql(database.url(), "SELECT checksum FROM schema_migrations WHERE name = '0002_pets.sql'"),
             core::sha256_hex(kSecond.sql));
@@ -55,7 +56,8 @@ TEST(Migrations, EditedMigrationIsRefused) {
 
 TEST(Migrations, FailingMigrationChangesNothingAndNamesTheFile) {
   core::testing::TestDatabase database;
-  const db::Migration bad[] = {kFirst, {"0002_broken.sql", "CREATE TABLE half (id int); SELECT no_such_column FROM half;"}};
+  const db::Migration bad[] = {kFirst,
+                               {"0002_broken.sql", "CREATE TABLE half (id int); SELECT no_such_column FROM half;"}};
   try {
     db::apply_migrations(database.url(), bad, "t");
     FAIL();

@@ -40,9 +40,9 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   mutable std::mutex mutex;
   std::vector<std::unique_ptr<Connection>> idle;  // most recently used last
   std::list<std::shared_ptr<Waiter>> waiters;
-  std::unordered_set<Connection*> all;             // every open connection, idle or leased
-  std::size_t open = 0;                            // includes connections being opened
-  std::uint64_t acquires = 0;                      // acquire() calls, ever
+  std::unordered_set<Connection*> all;  // every open connection, idle or leased
+  std::size_t open = 0;                 // includes connections being opened
+  std::uint64_t acquires = 0;           // acquire() calls, ever
   bool closed = false;
 
   // Under the mutex.
@@ -77,8 +77,8 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
       auto conn = co_await asio::co_spawn(strand, wait(deadline), use_awaitable);
       if (conn) co_return conn;
       if (Clock::now() >= deadline)
-        throw Timeout("no database connection became free within " +
-                      std::to_string(options.acquire_timeout.count()) + " ms");
+        throw Timeout("no database connection became free within " + std::to_string(options.acquire_timeout.count()) +
+                      " ms");
     }
   }
 

@@ -60,7 +60,8 @@ class Lease {
   friend class Pool;
 
   struct Shared;
-  Lease(std::shared_ptr<Shared> pool, std::unique_ptr<Connection> conn) : pool_(std::move(pool)), conn_(std::move(conn)) {}
+  Lease(std::shared_ptr<Shared> pool, std::unique_ptr<Connection> conn)
+      : pool_(std::move(pool)), conn_(std::move(conn)) {}
   void release();
   std::shared_ptr<Shared> pool_;
   std::unique_ptr<Connection> conn_;

@@ -2,9 +2,9 @@
 
 #include "core/testing/testing.hpp"
 
+#include <gtest/gtest.h>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <gtest/gtest.h>
 
 #include <csignal>
 
@@ -64,7 +64,8 @@ TEST_F(PoolTest, StatementsArePreparedOncePerConnection) {
   const auto count = io.run([&]() -> awaitable<std::int64_t> {
     auto lease = co_await pool.acquire();
     for (int i = 0; i < 5; ++i) co_await lease.query("SELECT $1::int", i);
-    const auto r = co_await lease.query("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int%'");
+    const auto r =
+        co_await lease.query("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int%'");
     co_return r.front().get<std::int64_t>(0);
   }());
   EXPECT_EQ(count, 1);
@@ -119,9 +120,8 @@ TEST_F(PoolTest, StatementTimeoutCancelsAndThePoolCarriesOn) {
 
 TEST_F(PoolTest, SeveredWhenTheServerDoesNotAnswerEvenTheCancel) {
   auto pool = make({.max_size = 1, .query_timeout = 100ms, .sweep_interval = 20ms, .cancel_grace = 300ms});
-  const auto backend = io.run([&]() -> awaitable<int> {
-    co_return (co_await pool.query("SELECT pg_backend_pid()")).front().get<int>(0);
-  }());
+  const auto backend = io.run(
+      [&]() -> awaitable<int> { co_return (co_await pool.query("SELECT pg_backend_pid()")).front().get<int>(0); }());
   // A frozen backend answers nothing, not even the cancel: only severing the socket ends the wait.
   ASSERT_EQ(kill(backend, SIGSTOP), 0);
   EXPECT_THROW(io.run(pool.query("SELECT 1")), db::Timeout);
@@ -167,7 +167,8 @@ TEST_F(PoolTest, WaitersGetReleasedConnections) {
 
 TEST(Pool, UnreachableDatabaseIsUnavailable) {
   core::testing::IoThreads io;
-  db::Pool pool(io.executor(), {.conninfo = "postgresql://postgres@127.0.0.1:" + std::to_string(core::testing::free_port()) + "/x"});
+  db::Pool pool(io.executor(),
+                {.conninfo = "postgresql://postgres@127.0.0.1:" + std::to_string(core::testing::free_port()) + "/x"});
   EXPECT_THROW(io.run(pool.query("SELECT 1")), db::Unavailable);
 }
 
@@ -175,7 +176,9 @@ TEST(Pool, RecoversAfterTheDatabaseRestarts) {
   core::testing::TempCluster cluster;
   core::testing::IoThreads io;
   db::Pool pool(io.executor(), {.conninfo = cluster.url(), .max_size = 4, .connect_timeout = 2s});
-  auto ask = [&] { return io.run([&]() -> awaitable<int> { co_return (co_await pool.query("SELECT 1")).front().get<int>(0); }()); };
+  auto ask = [&] {
+    return io.run([&]() -> awaitable<int> { co_return (co_await pool.query("SELECT 1")).front().get<int>(0); }());
+  };
   EXPECT_EQ(ask(), 1);
   EXPECT_EQ(pool.stats().idle, 1u);
 

@@ -13,9 +13,7 @@ Param to_param(double v) {
   return std::string(buf, end);
 }
 
-Param to_param(const nlohmann::json& v) {
-  return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+Param to_param(const nlohmann::json& v) { return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 Param to_param(const std::vector<std::string>& v) {
   std::string out = "{";
@@ -50,27 +48,42 @@ std::int64_t Result::affected() const {
 
 namespace detail {
 
-template <> std::string parse_value<std::string>(std::string_view t) { return std::string(t); }
+template <>
+std::string parse_value<std::string>(std::string_view t) {
+  return std::string(t);
+}
 
-template <> std::int64_t parse_value<std::int64_t>(std::string_view t) {
+template <>
+std::int64_t parse_value<std::int64_t>(std::string_view t) {
   if (auto v = parse_int64(t)) return *v;
   throw std::runtime_error("not an integer: " + std::string(t));
 }
 
-template <> int parse_value<int>(std::string_view t) { return static_cast<int>(parse_value<std::int64_t>(t)); }
+template <>
+int parse_value<int>(std::string_view t) {
+  return static_cast<int>(parse_value<std::int64_t>(t));
+}
 
-template <> double parse_value<double>(std::string_view t) {
+template <>
+double parse_value<double>(std::string_view t) {
   double v = 0;
   const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   if (ec != std::errc{} || ptr != t.data() + t.size()) throw std::runtime_error("not a number: " + std::string(t));
   return v;
 }
 
-template <> bool parse_value<bool>(std::string_view t) { return t == "t" || t == "true"; }
+template <>
+bool parse_value<bool>(std::string_view t) {
+  return t == "t" || t == "true";
+}
 
-template <> nlohmann::json parse_value<nlohmann::json>(std::string_view t) { return nlohmann::json::parse(t); }
+template <>
+nlohmann::json parse_value<nlohmann::json>(std::string_view t) {
+  return nlohmann::json::parse(t);
+}
 
-template <> std::vector<std::string> parse_value<std::vector<std::string>>(std::string_view t) {
+template <>
+std::vector<std::string> parse_value<std::vector<std::string>>(std::string_view t) {
   // PostgreSQL's text[] output: {a,"b c","d\"e",NULL}; NULL elements are not expected here.
   std::vector<std::string> out;
   if (t.size() < 2 || t.front() != '{' || t.back() != '}') throw std::runtime_error("not an array");

@@ -28,13 +28,17 @@ inline Param to_param(const char* v) { return std::string(v); }
 inline Param to_param(bool v) { return v ? "true" : "false"; }
 template <class T>
   requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-Param to_param(T v) { return std::to_string(v); }
+Param to_param(T v) {
+  return std::to_string(v);
+}
 Param to_param(double v);
 Param to_param(const nlohmann::json& v);
 // A text[] literal: {"a","b\"c"}; bind with $n::text[].
 Param to_param(const std::vector<std::string>& v);
 template <class T>
-Param to_param(const std::optional<T>& v) { return v ? to_param(*v) : std::nullopt; }
+Param to_param(const std::optional<T>& v) {
+  return v ? to_param(*v) : std::nullopt;
+}
 
 template <class... Args>
 std::vector<Param> params(Args&&... args) {
@@ -51,12 +55,18 @@ class Row {
   int column(std::string_view name) const;  // throws std::out_of_range
   bool is_null(int col) const { return PQgetisnull(r_, i_, col) != 0; }
   bool is_null(std::string_view name) const { return is_null(column(name)); }
-  std::string_view text(int col) const { return {PQgetvalue(r_, i_, col), static_cast<std::size_t>(PQgetlength(r_, i_, col))}; }
+  std::string_view text(int col) const {
+    return {PQgetvalue(r_, i_, col), static_cast<std::size_t>(PQgetlength(r_, i_, col))};
+  }
 
   // T: std::string, std::int64_t, int, double, bool, nlohmann::json (json/jsonb columns),
   // std::vector<std::string> (text[]), or std::optional of any of these (NULL → nullopt).
-  template <class T> T get(int col) const;
-  template <class T> T get(std::string_view name) const { return get<T>(column(name)); }
+  template <class T>
+  T get(int col) const;
+  template <class T>
+  T get(std::string_view name) const {
+    return get<T>(column(name));
+  }
 
  private:
   const PGresult* r_;
@@ -71,14 +81,17 @@ class Result {
   int size() const { return res_ ? PQntuples(res_.get()) : 0; }
   bool empty() const { return size() == 0; }
   Row operator[](int i) const { return {res_.get(), i}; }
-  Row front() const;  // throws std::out_of_range when empty
+  Row front() const;              // throws std::out_of_range when empty
   std::int64_t affected() const;  // rows touched by INSERT/UPDATE/DELETE
 
   struct iterator {
     const PGresult* r;
     int i;
     Row operator*() const { return {r, i}; }
-    iterator& operator++() { ++i; return *this; }
+    iterator& operator++() {
+      ++i;
+      return *this;
+    }
     bool operator==(const iterator&) const = default;
   };
   iterator begin() const { return {res_.get(), 0}; }
@@ -89,9 +102,12 @@ class Result {
 };
 
 namespace detail {
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> T parse_value(std::string_view text);
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+T parse_value(std::string_view text);
 }  // namespace detail
 
 template <class T>

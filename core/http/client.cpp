@@ -3,11 +3,11 @@
 #include "core/http/retry_after.hpp"
 #include "core/util/strings.hpp"
 
+#include <curl/curl.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <curl/curl.h>
 
 #include <memory>
 #include <random>
@@ -152,7 +152,8 @@ awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
         throw TransportError(req.method + " " + req.url + " failed after " + std::to_string(attempt + 1) +
                              " attempt(s): " + a.transport_error);
       delay = backoff(options_, attempt);
-    } else if (!last && (req.retry_status ? req.retry_status(a.response.status) : is_retryable_status(a.response.status)) &&
+    } else if (!last &&
+               (req.retry_status ? req.retry_status(a.response.status) : is_retryable_status(a.response.status)) &&
                (!req.retry_if || req.retry_if(a.response))) {
       const auto asked = parse_retry_after(a.response.header("retry-after"), std::chrono::system_clock::now());
       if (asked && *asked > options_.max_retry_after) {

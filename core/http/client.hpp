@@ -53,7 +53,7 @@ struct OutboundRequest {
   HeaderList headers;
   std::string body;
   std::optional<std::chrono::milliseconds> timeout;  // overrides total_timeout
-  std::optional<bool> retry_transport_errors;       // default: idempotent methods only
+  std::optional<bool> retry_transport_errors;        // default: idempotent methods only
   // When set, also asked before a 429/502/503/504 is retried: false returns the response as is
   // (a 429 that means "quota exhausted" rather than "slow down", say).
   std::function<bool(const struct OutboundResponse&)> retry_if;

@@ -4,9 +4,9 @@
 #include "core/http/server.hpp"
 #include "core/testing/testing.hpp"
 
+#include <gtest/gtest.h>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <gtest/gtest.h>
 
 #include <ctime>
 

@@ -37,8 +37,12 @@ struct Request {
   std::string_view param(std::string_view name) const;  // throws std::out_of_range if absent
 
   // Typed slots for what middleware learns about the request (the authenticated caller, ...).
-  template <class T> void set(T value) { attributes_[typeid(T)] = std::move(value); }
-  template <class T> const T* get() const {
+  template <class T>
+  void set(T value) {
+    attributes_[typeid(T)] = std::move(value);
+  }
+  template <class T>
+  const T* get() const {
     const auto it = attributes_.find(typeid(T));
     return it == attributes_.end() ? nullptr : std::any_cast<T>(&it->second);
   }

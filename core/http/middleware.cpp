@@ -12,9 +12,7 @@ namespace core::http {
 
 using boost::asio::awaitable;
 
-awaitable<Response> Pipeline::run(Request& req, const Handler& endpoint) const {
-  return step(0, req, endpoint);
-}
+awaitable<Response> Pipeline::run(Request& req, const Handler& endpoint) const { return step(0, req, endpoint); }
 
 awaitable<Response> Pipeline::step(std::size_t i, Request& req, const Handler& endpoint) const {
   if (i == middleware_.size()) co_return co_await endpoint(req);
@@ -27,8 +25,7 @@ namespace {
 bool acceptable_request_id(std::string_view id) {
   if (id.empty() || id.size() > 128) return false;
   for (char c : id)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == ':'))
-      return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == ':')) return false;
   return true;
 }
 
@@ -37,8 +34,7 @@ std::string next_request_id() {
   static const std::string prefix = random_hex(6);
   static std::atomic<std::uint64_t> counter{0};
   char suffix[13];
-  std::snprintf(suffix, sizeof suffix, "%012llx",
-                static_cast<unsigned long long>(++counter & 0xffff'ffff'ffffULL));
+  std::snprintf(suffix, sizeof suffix, "%012llx", static_cast<unsigned long long>(++counter & 0xffff'ffff'ffffULL));
   return prefix + suffix;
 }
 

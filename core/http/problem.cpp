@@ -6,8 +6,7 @@ Problem::Problem(Status status, std::string code, std::string detail, std::vecto
     : status_(status), code_(std::move(code)), detail_(std::move(detail)), errors_(std::move(errors)) {}
 
 Problem Problem::bad_request(std::string detail, std::vector<FieldError> errors) {
-  return {Status::bad_request, errors.empty() ? "bad-request" : "validation", std::move(detail),
-          std::move(errors)};
+  return {Status::bad_request, errors.empty() ? "bad-request" : "validation", std::move(detail), std::move(errors)};
 }
 
 Problem Problem::invalid_field(std::string field, std::string message) {
@@ -15,9 +14,7 @@ Problem Problem::invalid_field(std::string field, std::string message) {
   return bad_request(std::move(detail), {{std::move(field), std::move(message)}});
 }
 
-Problem Problem::unauthorized(std::string detail) {
-  return {Status::unauthorized, "unauthorized", std::move(detail)};
-}
+Problem Problem::unauthorized(std::string detail) { return {Status::unauthorized, "unauthorized", std::move(detail)}; }
 Problem Problem::forbidden(std::string detail) { return {Status::forbidden, "forbidden", std::move(detail)}; }
 Problem Problem::not_found(std::string detail) { return {Status::not_found, "not-found", std::move(detail)}; }
 Problem Problem::conflict(std::string detail) { return {Status::conflict, "conflict", std::move(detail)}; }

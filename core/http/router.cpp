@@ -63,7 +63,8 @@ void check_param(std::string_view name, ParamType type, std::string_view value) 
 }  // namespace
 
 void Router::add(Verb method, std::string_view tmpl, Handler handler, std::string access) {
-  if (tmpl.empty() || tmpl.front() != '/') throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
+  if (tmpl.empty() || tmpl.front() != '/')
+    throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
   Node* node = root_.get();
   for (auto seg : segments_of(tmpl)) {
     if (seg.size() >= 2 && seg.front() == '{' && seg.back() == '}') {
@@ -108,8 +109,7 @@ const Handler& Router::resolve(Request& req) const {
   auto it = node->handlers.find(req.method);
   if (it == node->handlers.end() && req.method == Verb::head) it = node->handlers.find(Verb::get);
   if (it == node->handlers.end())
-    throw Problem(Status::method_not_allowed, "method-not-allowed",
-                  req.method_name + " is not allowed on " + req.path)
+    throw Problem(Status::method_not_allowed, "method-not-allowed", req.method_name + " is not allowed on " + req.path)
         .with_header(bhttp::field::allow, allow_header(node->handlers));
 
   for (auto& [owner, value] : params) {

@@ -2,10 +2,10 @@
 
 #include "core/http/problem.hpp"
 
+#include <gtest/gtest.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
-#include <gtest/gtest.h>
 
 using namespace core::http;
 namespace asio = boost::asio;

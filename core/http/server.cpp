@@ -20,8 +20,8 @@ namespace core::http {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 using asio::awaitable;
-using asio::ip::tcp;
 using asio::use_awaitable;
+using asio::ip::tcp;
 
 // What the server knows of one open connection. `busy` and `stream` are touched only on the
 // connection's strand; the map that holds it is guarded by the server's mutex.
@@ -76,7 +76,9 @@ awaitable<void> Server::accept_loop() {
     }
     asio::co_spawn(strand, serve(std::move(socket), conn), [this, id](std::exception_ptr e) {
       if (e) {
-        try { std::rethrow_exception(e); } catch (const std::exception& ex) {
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
           log::error("connection failed", {{"error", ex.what()}});
         }
       }
@@ -174,7 +176,8 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     if (stopping_) keep_alive = false;
 
     bhttp::response<bhttp::string_body> out{res.status, parser.get().version()};
-    for (const auto& field : res.headers) out.insert(field.name_string(), field.value());  // insert: Set-Cookie may repeat
+    for (const auto& field : res.headers)
+      out.insert(field.name_string(), field.value());  // insert: Set-Cookie may repeat
     out.body() = std::move(res.body);
     out.keep_alive(keep_alive);
     if (out.find(bhttp::field::content_length) == out.end() || !out.body().empty()) out.prepare_payload();

@@ -5,9 +5,9 @@
 #include "core/json/validate.hpp"
 #include "core/testing/testing.hpp"
 
+#include <gtest/gtest.h>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <gtest/gtest.h>
 
 #include <thread>
 
@@ -79,7 +79,8 @@ TEST_F(ServerTest, PipelinedRequestsAreAnsweredInOrder) {
   client.send_raw(
       "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"
       "GET /echo/second HTTP/1.1\r\nHost: x\r\n\r\n"
-      "POST /things HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 14\r\n\r\n{\"name\":\"abc\"}"
+      "POST /things HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+      "14\r\n\r\n{\"name\":\"abc\"}"
       "GET /echo/fourth HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(client.read_response().json()["slow"], true);
   EXPECT_EQ(client.read_response().json()["word"], "second");
@@ -177,7 +178,7 @@ TEST_F(ServerTest, GracefulStopFinishesInFlightRequest) {
   ASSERT_TRUE(core::testing::eventually([&] { return slow_started == 1; }));
   auto stopping = boost::asio::co_spawn(io.executor(), server->stop(), boost::asio::use_future);
 
-  EXPECT_TRUE(idle.closed_by_server());  // an idle keep-alive connection is closed at once
+  EXPECT_TRUE(idle.closed_by_server());                           // an idle keep-alive connection is closed at once
   EXPECT_THROW(core::testing::HttpClient{port}, std::exception);  // no longer accepting
   caller.join();
   ASSERT_TRUE(slow);

@@ -60,9 +60,12 @@ std::optional<std::string> Errors::check_string(const std::string& field, std::s
 
 std::optional<std::int64_t> Errors::check_integer(const std::string& field, std::int64_t value, const IntRule& rule) {
   if (value < rule.min || value > rule.max) {
-    if (rule.max == INT64_MAX) add(field, "must be at least " + std::to_string(rule.min));
-    else if (rule.min == INT64_MIN) add(field, "must be at most " + std::to_string(rule.max));
-    else add(field, "must be between " + std::to_string(rule.min) + " and " + std::to_string(rule.max));
+    if (rule.max == INT64_MAX)
+      add(field, "must be at least " + std::to_string(rule.min));
+    else if (rule.min == INT64_MIN)
+      add(field, "must be at most " + std::to_string(rule.max));
+    else
+      add(field, "must be between " + std::to_string(rule.min) + " and " + std::to_string(rule.max));
     return std::nullopt;
   }
   return value;
@@ -175,8 +178,8 @@ bool BodyReader::boolean(std::string_view field) {
 }
 
 template <class Item>
-std::vector<Item> BodyReader::array(std::string_view field, std::size_t max_items, bool required,
-                                    std::string_view kind, const std::function<std::optional<Item>(const std::string&, const json&)>& read) {
+std::vector<Item> BodyReader::array(std::string_view field, std::size_t max_items, bool required, std::string_view kind,
+                                    const std::function<std::optional<Item>(const std::string&, const json&)>& read) {
   std::vector<Item> out;
   const json* v = find(field);
   if (!v || v->is_null()) {
@@ -211,7 +214,8 @@ std::vector<std::int64_t> BodyReader::integers(std::string_view field, const Int
   return array<std::int64_t>(field, max_items, required, "integers",
                              [&](const std::string& item_name, const json& v) -> std::optional<std::int64_t> {
                                if (const auto n = as_integer(v)) return check_integer(item_name, *n, item);
-                               add(item_name, v.is_number() ? "must be a whole number within range" : "must be an integer");
+                               add(item_name,
+                                   v.is_number() ? "must be a whole number within range" : "must be an integer");
                                return std::nullopt;
                              });
 }

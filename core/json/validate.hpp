@@ -33,13 +33,13 @@ using nlohmann::json;
 json parse_object(std::string_view body);
 
 struct StringRule {
-  std::size_t min_length = 0;        // after trimming
-  std::size_t max_length = 10'000;   // in bytes
-  std::vector<std::string> one_of;   // when not empty, the value must be one of these
+  std::size_t min_length = 0;                   // after trimming
+  std::size_t max_length = 10'000;              // in bytes
+  std::vector<std::string> one_of;              // when not empty, the value must be one of these
   std::function<bool(std::string_view)> check;  // extra rule, e.g. an e-mail shape
   std::string check_message = "is not valid";
   bool trim = true;
-  bool lowercase = false;            // addresses and domains are stored lowercased
+  bool lowercase = false;  // addresses and domains are stored lowercased
 };
 
 struct IntRule {
@@ -87,11 +87,11 @@ class BodyReader : public Errors {
   // An RFC 3339 date-time with offset (core/util/time.hpp).
   std::optional<Timestamp> optional_timestamp(std::string_view field);
   // An array of strings, each checked by `item`; absent or null gives an empty list unless required.
-  std::vector<std::string> strings(std::string_view field, const StringRule& item = {},
-                                   std::size_t max_items = 1000, bool required = false);
+  std::vector<std::string> strings(std::string_view field, const StringRule& item = {}, std::size_t max_items = 1000,
+                                   bool required = false);
   // An array of integers, each checked by `item`; likewise.
-  std::vector<std::int64_t> integers(std::string_view field, const IntRule& item = {},
-                                     std::size_t max_items = 1000, bool required = false);
+  std::vector<std::int64_t> integers(std::string_view field, const IntRule& item = {}, std::size_t max_items = 1000,
+                                     bool required = false);
 
   Patch<std::string> patch_string(std::string_view field, const StringRule& rule = {}, bool nullable = true);
   Patch<std::int64_t> patch_integer(std::string_view field, const IntRule& rule = {}, bool nullable = false);

@@ -26,8 +26,7 @@ State& state() {
 std::string utc_now() {
   const auto now = std::chrono::system_clock::now();
   const auto secs = std::chrono::system_clock::to_time_t(now);
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   thread_local std::time_t cached_secs = -1;
   thread_local char cached[32];
   if (secs != cached_secs) {
@@ -62,10 +61,14 @@ std::shared_ptr<spdlog::logger> logger_if(Level level, std::string* service) {
 
 constexpr const char* level_name(Level l) {
   switch (l) {
-    case Level::debug: return "debug";
-    case Level::info: return "info";
-    case Level::warn: return "warn";
-    case Level::error: return "error";
+    case Level::debug:
+      return "debug";
+    case Level::info:
+      return "info";
+    case Level::warn:
+      return "warn";
+    case Level::error:
+      return "error";
   }
   return "info";
 }
@@ -86,17 +89,26 @@ std::optional<Level> parse_level(std::string_view name) {
   return std::nullopt;
 }
 
-
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20 || c >= 0x7f) {  // control characters, and bytes outside ASCII (never trusted as UTF-8)
           out += "\\u00";

@@ -14,10 +14,18 @@ void init(std::string_view service, Level threshold = Level::info);
 std::optional<Level> parse_level(std::string_view name);
 
 void write(Level level, std::string_view msg, nlohmann::json fields = nlohmann::json::object());
-inline void debug(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::debug, m, std::move(f)); }
-inline void info(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::info, m, std::move(f)); }
-inline void warn(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::warn, m, std::move(f)); }
-inline void error(std::string_view m, nlohmann::json f = nlohmann::json::object()) { write(Level::error, m, std::move(f)); }
+inline void debug(std::string_view m, nlohmann::json f = nlohmann::json::object()) {
+  write(Level::debug, m, std::move(f));
+}
+inline void info(std::string_view m, nlohmann::json f = nlohmann::json::object()) {
+  write(Level::info, m, std::move(f));
+}
+inline void warn(std::string_view m, nlohmann::json f = nlohmann::json::object()) {
+  write(Level::warn, m, std::move(f));
+}
+inline void error(std::string_view m, nlohmann::json f = nlohmann::json::object()) {
+  write(Level::error, m, std::move(f));
+}
 
 // The access-log line, on the hot path of every request: written without building a JSON
 // object (same shape as write(): ts, level, service, msg "request", then these fields).

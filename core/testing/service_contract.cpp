@@ -10,8 +10,8 @@ namespace core::testing {
 namespace {
 
 std::map<std::string, std::string> child_env(const ServiceUnderTest& s, const std::string& database_url) {
-  std::map<std::string, std::string> env{{"DATABASE_URL", database_url}, {"PORT", "0"}, {"LOG_LEVEL", "info"},
-                                         {"DB_STARTUP_WAIT_SECONDS", "0"}};
+  std::map<std::string, std::string> env{
+      {"DATABASE_URL", database_url}, {"PORT", "0"}, {"LOG_LEVEL", "info"}, {"DB_STARTUP_WAIT_SECONDS", "0"}};
   for (const auto& [k, v] : s.required_env) env[k] = v;
   return env;
 }
@@ -148,7 +148,8 @@ TEST_P(ServiceContract, MigrateCommandAndEditedMigrationRefusal) {
   EXPECT_EQ(again.wait_exit(), 0);
 
   // As if the first migration file had been edited after it was applied.
-  sql(empty.url(), "UPDATE schema_migrations SET checksum = 'edited' WHERE name = (SELECT min(name) FROM schema_migrations)");
+  sql(empty.url(),
+      "UPDATE schema_migrations SET checksum = 'edited' WHERE name = (SELECT min(name) FROM schema_migrations)");
   Process serve(GetParam().binary, {"serve"}, env);
   EXPECT_EQ(serve.wait_exit(), 1);
   EXPECT_NE(serve.stderr_text().find("was edited after it was applied"), std::string::npos) << serve.stderr_text();
@@ -186,7 +187,8 @@ TEST_P(ServiceContract, SigtermLetsAnInFlightRequestFinish) {
   std::optional<HttpResponse> slow;
   std::thread caller([&] { slow = http(port, "GET", "/readyz"); });
   ASSERT_TRUE(eventually([&] {
-    return sql(database.url(), "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'schema_migrations'::regclass") != "0";
+    return sql(database.url(),
+               "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'schema_migrations'::regclass") != "0";
   }));
   service.signal(SIGTERM);
   ASSERT_TRUE(service.wait_for_log("shutting down"));

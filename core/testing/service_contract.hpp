@@ -14,7 +14,7 @@ namespace core::testing {
 
 struct ServiceUnderTest {
   const app::ServiceDefinition* definition;
-  std::string binary;  // path of the built executable
+  std::string binary;                     // path of the built executable
   config::Environment required_env = {};  // variables the service cannot start without
 };
 

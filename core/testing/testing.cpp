@@ -3,22 +3,22 @@
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 
+#include <gtest/gtest.h>
+#include <libpq-fe.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
-#include <gtest/gtest.h>
-#include <libpq-fe.h>
 
-#include <csignal>
-#include <cstdlib>
-#include <mutex>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -230,7 +230,7 @@ HttpResponse http(std::uint16_t port, std::string method, std::string target, st
 
 RunningService::RunningService(const app::ServiceDefinition& def, const std::string& database_url,
                                config::Environment extra) {
-  config::Environment env = {{"DATABASE_URL", database_url}, {"PORT", "0"},      {"HTTP_THREADS", "2"},
+  config::Environment env = {{"DATABASE_URL", database_url}, {"PORT", "0"},           {"HTTP_THREADS", "2"},
                              {"LOG_LEVEL", "warn"},          {"ACCESS_LOG", "false"}, {"DB_POOL_SIZE", "4"}};
   for (auto& [k, v] : extra) env[k] = v;
   service_ = std::make_unique<app::Service>(def, std::move(env));
@@ -239,8 +239,7 @@ RunningService::RunningService(const app::ServiceDefinition& def, const std::str
 
 RunningService::~RunningService() { service_->stop(); }
 
-IoThreads::IoThreads(int threads)
-    : work_(std::make_unique<decltype(work_)::element_type>(io_.get_executor())) {
+IoThreads::IoThreads(int threads) : work_(std::make_unique<decltype(work_)::element_type>(io_.get_executor())) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { io_.run(); });
 }
 
@@ -310,14 +309,16 @@ Process::~Process() {
 void Process::signal(int signo) { kill(impl_->pid, signo); }
 
 std::optional<int> Process::wait_exit(std::chrono::milliseconds limit) {
-  const bool done = eventually([&] {
-    if (impl_->exited) return true;
-    int status = 0;
-    if (waitpid(impl_->pid, &status, WNOHANG) != impl_->pid) return false;
-    impl_->exited = true;
-    impl_->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return true;
-  }, limit);
+  const bool done = eventually(
+      [&] {
+        if (impl_->exited) return true;
+        int status = 0;
+        if (waitpid(impl_->pid, &status, WNOHANG) != impl_->pid) return false;
+        impl_->exited = true;
+        impl_->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return true;
+      },
+      limit);
   if (!done) return std::nullopt;
   if (impl_->reader.joinable()) impl_->reader.join();
   return impl_->exit_code;
@@ -330,17 +331,19 @@ std::string Process::stderr_text() const {
 
 std::optional<nlohmann::json> Process::wait_for_log(const std::string& msg, std::chrono::milliseconds limit) {
   std::optional<nlohmann::json> found;
-  eventually([&] {
-    const std::string text = stderr_text();  // split() returns views into it
-    for (auto line : split(text, '\n')) {
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_object() && j.value("msg", "") == msg) {
-        found = j;
-        return true;
-      }
-    }
-    return false;
-  }, limit);
+  eventually(
+      [&] {
+        const std::string text = stderr_text();  // split() returns views into it
+        for (auto line : split(text, '\n')) {
+          auto j = nlohmann::json::parse(line, nullptr, false);
+          if (j.is_object() && j.value("msg", "") == msg) {
+            found = j;
+            return true;
+          }
+        }
+        return false;
+      },
+      limit);
   return found;
 }
 

@@ -94,8 +94,7 @@ HttpResponse http(std::uint16_t port, std::string method, std::string target, st
 // A service running in this process on a free port against `database_url`.
 class RunningService {
  public:
-  RunningService(const app::ServiceDefinition& def, const std::string& database_url,
-                 config::Environment extra = {});
+  RunningService(const app::ServiceDefinition& def, const std::string& database_url, config::Environment extra = {});
   ~RunningService();
   std::uint16_t port() const { return service_->port(); }
   app::Service& service() { return *service_; }

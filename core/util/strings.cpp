@@ -92,7 +92,8 @@ std::string url_encode(std::string_view s) {
   out.reserve(s.size());
   for (const char c : s) {
     const auto b = static_cast<unsigned char>(c);
-    if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || c == '-' || c == '.' || c == '_' || c == '~') {
+    if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~') {
       out.push_back(c);
     } else {
       out.push_back('%');
@@ -161,12 +162,23 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -205,10 +217,9 @@ std::string random_hex(std::size_t n) {
 
 std::string random_uuid() {
   std::string h = random_hex(16);
-  h[12] = '4';                                                    // version 4
-  h[16] = "89ab"[hex_value(h[16]) & 0x3];                         // RFC 4122 variant
-  return h.substr(0, 8) + '-' + h.substr(8, 4) + '-' + h.substr(12, 4) + '-' + h.substr(16, 4) +
-         '-' + h.substr(20);
+  h[12] = '4';                             // version 4
+  h[16] = "89ab"[hex_value(h[16]) & 0x3];  // RFC 4122 variant
+  return h.substr(0, 8) + '-' + h.substr(8, 4) + '-' + h.substr(12, 4) + '-' + h.substr(16, 4) + '-' + h.substr(20);
 }
 
 }  // namespace core

@@ -10,7 +10,9 @@ namespace core {
 using Timestamp = std::chrono::sys_time<std::chrono::microseconds>;
 
 // The current time as a Timestamp.
-inline Timestamp now() { return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()); }
+inline Timestamp now() {
+  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
 
 // RFC 3339 date-time with a mandatory offset: "2026-11-21T09:30:00Z", "2026-11-21T10:30:00.25+01:00".
 // The separator may be 'T', 't' or a space; fractions beyond microseconds are truncated.

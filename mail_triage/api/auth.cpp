@@ -31,7 +31,8 @@ bool protected_path(std::string_view path) { return path == "/api/v1" || path.st
 }  // namespace
 
 core::http::Middleware bearer_auth(std::vector<std::string> keys) {
-  return [keys = std::move(keys)](core::http::Request& req, const core::http::Handler& next) -> awaitable<core::http::Response> {
+  return [keys = std::move(keys)](core::http::Request& req,
+                                  const core::http::Handler& next) -> awaitable<core::http::Response> {
     if (protected_path(req.path)) {
       const auto header = req.header("Authorization");
       if (header.empty())

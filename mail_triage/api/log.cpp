@@ -72,8 +72,8 @@ LogStatement compose_list(const LogFilter& f) {
   }
   const std::string limit = bind(std::to_string(f.limit));
   const std::string offset = bind(std::to_string(f.offset));
-  const std::string page = " ORDER BY received_at DESC, id DESC LIMIT " + limit + "::bigint OFFSET " + offset +
-                           "::bigint";
+  const std::string page =
+      " ORDER BY received_at DESC, id DESC LIMIT " + limit + "::bigint OFFSET " + offset + "::bigint";
   const std::string items =
       "coalesce((SELECT json_agg(email_log_json(p) ORDER BY p.received_at DESC, p.id DESC) FROM (";
   if (f.q) {
@@ -83,9 +83,8 @@ LogStatement compose_list(const LogFilter& f) {
              "SELECT e.* FROM (SELECT id FROM matching" + page +
              ") m JOIN email_log e ON e.id = m.id) p), '[]'::json))";
   } else {
-    st.sql = "SELECT json_build_object('total', (SELECT coalesce(sum(c.n), 0) FROM email_log_counts c" +
-             counts_where + "), 'items', " + items + "SELECT * FROM email_log e" + rows_where + page +
-             ") p), '[]'::json))";
+    st.sql = "SELECT json_build_object('total', (SELECT coalesce(sum(c.n), 0) FROM email_log_counts c" + counts_where +
+             "), 'items', " + items + "SELECT * FROM email_log e" + rows_where + page + ") p), '[]'::json))";
   }
   return st;
 }

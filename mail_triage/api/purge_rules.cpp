@@ -8,11 +8,11 @@
 namespace mail_triage {
 
 using boost::asio::awaitable;
+using core::app::json_document;
+using core::app::json_resource;
 using core::http::Problem;
 using core::http::Request;
 using core::http::Response;
-using core::app::json_document;
-using core::app::json_resource;
 
 namespace {
 

@@ -8,11 +8,11 @@
 namespace mail_triage {
 
 using boost::asio::awaitable;
+using core::app::json_document;
+using core::app::json_resource;
 using core::http::Problem;
 using core::http::Request;
 using core::http::Response;
-using core::app::json_document;
-using core::app::json_resource;
 
 namespace {
 
@@ -107,8 +107,8 @@ void install_sender_routes(core::app::Context& ctx) {
         db,
         {.missing = no_profile(id_of(req)),
          .duplicate = Problem::conflict("email_address " + p.email_address + " belongs to another sender profile")},
-        kReplace, id_of(req), p.email_address, p.display_name, p.sender_type, p.email_types,
-        p.processing_instructions, p.notes);
+        kReplace, id_of(req), p.email_address, p.display_name, p.sender_type, p.email_types, p.processing_instructions,
+        p.notes);
   });
 
   ctx.router.del("/api/v1/senders/{profile_id:uuid}", [&db](Request& req) {

@@ -59,8 +59,8 @@ EntryInput read_entry(const std::string& body_text) {
       .description = in.optional_string("description", fields::free_text).value_or(""),
       .added_by = in.optional_string("added_by", fields::display_name).value_or(""),
   };
-  const bool named = (in.has("email_address") && !body["email_address"].is_null()) ||
-                     (in.has("domain") && !body["domain"].is_null());
+  const bool named =
+      (in.has("email_address") && !body["email_address"].is_null()) || (in.has("domain") && !body["domain"].is_null());
   if (!named) {
     in.add("email_address", "is required when domain is absent");
     in.add("domain", "is required when email_address is absent");

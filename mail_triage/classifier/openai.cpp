@@ -15,7 +15,9 @@ std::string error_message(const OutboundResponse& res) {
   const auto body = json::parse(res.body, nullptr, false);
   if (body.is_object() && body.contains("error") && body["error"].is_object())
     return body["error"].value("message", std::string()) +
-           (body["error"].contains("code") && body["error"]["code"].is_string() ? " (" + body["error"]["code"].get<std::string>() + ")" : "");
+           (body["error"].contains("code") && body["error"]["code"].is_string()
+                ? " (" + body["error"]["code"].get<std::string>() + ")"
+                : "");
   return res.body.substr(0, 200);
 }
 
@@ -40,10 +42,14 @@ awaitable<Classification> OpenAiClassifier::classify(Mail mail, std::optional<Se
   const json messages = prompt_messages(mail, hints, core::random_hex(8), settings_.max_body_chars);
   for (int round = 0; round < 2; ++round) {
     const bool schema = !json_schema_refused_.load();
-    json body = {{"model", settings_.model}, {"messages", messages}, {"temperature", settings_.temperature}, {"max_tokens", 300}};
-    body["response_format"] = schema ? json{{"type", "json_schema"},
-                                            {"json_schema", {{"name", "mail_triage"}, {"strict", true}, {"schema", reply_schema()}}}}
-                                     : json{{"type", "json_object"}};
+    json body = {{"model", settings_.model},
+                 {"messages", messages},
+                 {"temperature", settings_.temperature},
+                 {"max_tokens", 300}};
+    body["response_format"] =
+        schema ? json{{"type", "json_schema"},
+                      {"json_schema", {{"name", "mail_triage"}, {"strict", true}, {"schema", reply_schema()}}}}
+               : json{{"type", "json_object"}};
     OutboundRequest req;
     req.method = "POST";
     req.url = settings_.base_url + "/v1/chat/completions";
@@ -65,7 +71,8 @@ awaitable<Classification> OpenAiClassifier::classify(Mail mail, std::optional<Se
       throw ClassifierError("language model answered " + std::to_string(res.status) + ": " + error_message(res));
     const auto answer = json::parse(res.body, nullptr, false);
     Classification c = parse_reply(reply_content(answer));
-    c.model = answer.contains("model") && answer["model"].is_string() ? answer["model"].get<std::string>() : settings_.model;
+    c.model =
+        answer.contains("model") && answer["model"].is_string() ? answer["model"].get<std::string>() : settings_.model;
     c.prompt_tokens = token_count(answer, "prompt_tokens");
     c.completion_tokens = token_count(answer, "completion_tokens");
     co_return c;

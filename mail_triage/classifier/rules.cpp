@@ -18,19 +18,29 @@ struct Signal {
 // Phrases worth a few points each; a phrase in the subject counts double.
 const std::vector<Signal>& signals() {
   static const std::vector<Signal> s{
-      {"phishing", {"verify your account", "confirm your password", "unusual sign-in", "password expires",
-                    "will be suspended", "mailbox is full", "update your payment details", "wire transfer"}, 4},
-      {"spam", {"you have won", "lucky winner", "claim your prize", "without prescription", "from home",
-                "100% free", "act now", "crypto profit"}, 4},
-      {"marketing", {"% off", "limited-time", "exclusive offer", "webinar", "register now", "discount",
-                     "special offer", "last chance"}, 2},
+      {"phishing",
+       {"verify your account", "confirm your password", "unusual sign-in", "password expires", "will be suspended",
+        "mailbox is full", "update your payment details", "wire transfer"},
+       4},
+      {"spam",
+       {"you have won", "lucky winner", "claim your prize", "without prescription", "from home", "100% free", "act now",
+        "crypto profit"},
+       4},
+      {"marketing",
+       {"% off", "limited-time", "exclusive offer", "webinar", "register now", "discount", "special offer",
+        "last chance"},
+       2},
       {"newsletter", {"newsletter", "in this issue", "digest", "weekly roundup"}, 3},
-      {"notification", {"automated notification", "do not reply", "[alert]", "backup job", "completed successfully",
-                        "expires in", "message center"}, 3},
+      {"notification",
+       {"automated notification", "do not reply", "[alert]", "backup job", "completed successfully", "expires in",
+        "message center"},
+       3},
       {"billing", {"invoice", "statement", "payment", "receipt", "amount due", "credit note"}, 3},
       {"sales", {"quote", "pricing", "proposal", "interested in your", "looking for an it partner"}, 3},
-      {"support_request", {"not working", "cannot", "can't", "does not work", "error", "please help", "issue",
-                           "problem", "is slow", "very slow", "set up an account", "is missing", "broken"}, 2},
+      {"support_request",
+       {"not working", "cannot", "can't", "does not work", "error", "please help", "issue", "problem", "is slow",
+        "very slow", "set up an account", "is missing", "broken"},
+       2},
       {"personal", {"lunch", "birthday", "weekend", "dinner", "family"}, 2},
   };
   return s;
@@ -39,10 +49,10 @@ const std::vector<Signal>& signals() {
 // The mailbox name before the @ says a lot about automated senders.
 const std::vector<std::pair<std::string, std::string>>& local_parts() {
   static const std::vector<std::pair<std::string, std::string>> l{
-      {"noreply", "notification"}, {"no-reply", "notification"}, {"donotreply", "notification"},
-      {"alerts", "notification"},  {"notifications", "notification"}, {"billing", "billing"},
-      {"invoices", "billing"},     {"accounts", "billing"},          {"news", "newsletter"},
-      {"newsletter", "newsletter"}, {"offers", "marketing"},          {"marketing", "marketing"},
+      {"noreply", "notification"},  {"no-reply", "notification"},      {"donotreply", "notification"},
+      {"alerts", "notification"},   {"notifications", "notification"}, {"billing", "billing"},
+      {"invoices", "billing"},      {"accounts", "billing"},           {"news", "newsletter"},
+      {"newsletter", "newsletter"}, {"offers", "marketing"},           {"marketing", "marketing"},
   };
   return l;
 }

@@ -12,10 +12,10 @@ namespace mail_triage::dbusers {
 
 using boost::asio::awaitable;
 using core::html_escape;
+using core::http::cookie;
 using core::http::Request;
 using core::http::Response;
 using core::http::Status;
-using core::http::cookie;
 
 namespace {
 
@@ -23,9 +23,10 @@ constexpr std::string_view kSessionCookie = "dbusers_session";
 constexpr std::string_view kLoginCookie = "dbusers_login";  // the sign-in form's double-submit token
 constexpr std::size_t kMaxDescription = 500;
 
-const core::auth::SessionTables kSessionTables{.sessions = "dbusers_console.sessions", .subject = "actor",
-                                              .failures = "dbusers_console.login_failures",
-                                              .lookup = "SELECT subject FROM live"};
+const core::auth::SessionTables kSessionTables{.sessions = "dbusers_console.sessions",
+                                               .subject = "actor",
+                                               .failures = "dbusers_console.login_failures",
+                                               .lookup = "SELECT subject FROM live"};
 
 constexpr std::string_view kAudit = "INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, $2, $3)";
 
@@ -62,11 +63,13 @@ const char* kStyle = R"css(
 )css";
 
 Response page(Status status, std::string_view title, const std::string& body) {
-  auto res = Response::text("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                            "<title>" + html_escape(title) + " · mail-triage</title><style>" + kStyle +
-                                "</style></head><body>\n" + body + "\n</body></html>\n",
-                            status, "text/html; charset=utf-8");
+  auto res = Response::text(
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<title>" +
+          html_escape(title) + " · mail-triage</title><style>" + kStyle + "</style></head><body>\n" + body +
+          "\n</body></html>\n",
+      status, "text/html; charset=utf-8");
   res.headers.set("Cache-Control", "no-store");
   res.headers.set("Content-Security-Policy",
                   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
@@ -111,14 +114,17 @@ std::string create_form(const Session& s, const CreateForm& f) {
                "</option>";
   return "<h2>Create a user</h2>\n<form method=\"post\" action=\"/dbusers/users\">" + hidden_csrf(s.csrf()) +
          "<label for=\"username\">Username</label>"
-         "<input type=\"text\" id=\"username\" name=\"username\" value=\"" + html_escape(f.username) +
+         "<input type=\"text\" id=\"username\" name=\"username\" value=\"" +
+         html_escape(f.username) +
          "\" minlength=\"3\" maxlength=\"31\" pattern=\"[a-z0-9_]{3,31}\" required aria-describedby=\"username-help\">"
-         "<small id=\"username-help\"> 3 to 31 lowercase letters, digits or underscores; the role is svc_&lt;username&gt;</small>"
-         "<label for=\"permission_level\">Permission level</label><select id=\"permission_level\" name=\"permission_level\">" +
+         "<small id=\"username-help\"> 3 to 31 lowercase letters, digits or underscores; the role is "
+         "svc_&lt;username&gt;</small>"
+         "<label for=\"permission_level\">Permission level</label><select id=\"permission_level\" "
+         "name=\"permission_level\">" +
          options +
          "</select><label for=\"description\">Description (optional)</label>"
-         "<textarea id=\"description\" name=\"description\" maxlength=\"500\" rows=\"2\">" + html_escape(f.description) +
-         "</textarea><p><button type=\"submit\">Create user</button></p></form>\n";
+         "<textarea id=\"description\" name=\"description\" maxlength=\"500\" rows=\"2\">" +
+         html_escape(f.description) + "</textarea><p><button type=\"submit\">Create user</button></p></form>\n";
 }
 
 // What the list page says besides the list. Callers name it before co_await (docs/conventions.md).
@@ -133,10 +139,9 @@ awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListVi
   std::string rows;
   for (const auto& u : users) {
     const bool active = u.text(5) == "t";
-    std::string revoke = "<form class=\"inline\" method=\"post\" action=\"/dbusers/users/" +
-                         html_escape(u.text(0)) + "/revoke\">" + hidden_csrf(s.csrf()) +
-                         "<button type=\"submit\" aria-label=\"Revoke " + html_escape(u.text(1)) +
-                         "\">Revoke</button></form>";
+    std::string revoke = "<form class=\"inline\" method=\"post\" action=\"/dbusers/users/" + html_escape(u.text(0)) +
+                         "/revoke\">" + hidden_csrf(s.csrf()) + "<button type=\"submit\" aria-label=\"Revoke " +
+                         html_escape(u.text(1)) + "\">Revoke</button></form>";
     rows += std::string(active ? "<tr>" : "<tr class=\"inactive\">") + "<td>" + html_escape(u.text(1)) + "</td><td>" +
             html_escape(u.text(2)) + "</td><td>" + html_escape(u.text(3)) + "</td><td>" + html_escape(u.text(4)) +
             "</td><td>" + (active ? "active" : "revoked") + "</td><td>" + html_escape(u.text(6)) + "<br><small>" +
@@ -147,8 +152,8 @@ awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListVi
   co_return page(view.status, "Database users",
                  "<header><h1>Database users</h1><form class=\"inline\" method=\"post\" action=\"/dbusers/logout\">" +
                      hidden_csrf(s.csrf()) + "<small>" + html_escape(s.actor) +
-                     "</small> <button type=\"submit\">Sign out</button></form></header>\n" + message("notice", view.notice) +
-                     message("error", view.error) +
+                     "</small> <button type=\"submit\">Sign out</button></form></header>\n" +
+                     message("notice", view.notice) + message("error", view.error) +
                      "<table><thead><tr><th>Username</th><th>Role</th><th>Permission level</th><th>Description</th>"
                      "<th>State</th><th>Created</th><th>Revoked</th><th></th></tr></thead><tbody>\n" +
                      rows + "</tbody></table>\n" + create_form(s, view.form));
@@ -156,18 +161,21 @@ awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListVi
 
 Response credentials_page(const CreatedUser& u, const ConsoleSettings& settings) {
   const std::string port = std::to_string(settings.db_port);
-  const std::string url = "postgresql://" + u.role_name + ":" + u.password + "@" + settings.db_host + ":" + port + "/" +
-                          u.database;
-  return page(Status::created, "Credentials",
-              "<h1>Database users</h1>\n<h2>" + html_escape(u.role_name) + " was created</h2>\n"
-              "<p class=\"notice\" role=\"alert\">Copy the password now: it is shown this once and stored nowhere.</p>\n"
-              "<dl><dt>Host</dt><dd id=\"host\">" + html_escape(settings.db_host) + "</dd><dt>Port</dt><dd id=\"port\">" +
-                  port + "</dd><dt>Database</dt><dd id=\"database\">" + html_escape(u.database) +
-                  "</dd><dt>Username</dt><dd id=\"role\">" + html_escape(u.role_name) +
-                  "</dd><dt>Password</dt><dd><span class=\"secret\" id=\"password\">" + html_escape(u.password) +
-                  "</span></dd><dt>Connection string</dt><dd><span class=\"secret\" id=\"url\">" + html_escape(url) +
-                  "</span></dd><dt>Permission level</dt><dd>" + std::string(to_string(u.level)) +
-                  "</dd></dl>\n<p><a href=\"/dbusers\">Back to the list</a></p>");
+  const std::string url =
+      "postgresql://" + u.role_name + ":" + u.password + "@" + settings.db_host + ":" + port + "/" + u.database;
+  return page(
+      Status::created, "Credentials",
+      "<h1>Database users</h1>\n<h2>" + html_escape(u.role_name) +
+          " was created</h2>\n"
+          "<p class=\"notice\" role=\"alert\">Copy the password now: it is shown this once and stored nowhere.</p>\n"
+          "<dl><dt>Host</dt><dd id=\"host\">" +
+          html_escape(settings.db_host) + "</dd><dt>Port</dt><dd id=\"port\">" + port +
+          "</dd><dt>Database</dt><dd id=\"database\">" + html_escape(u.database) +
+          "</dd><dt>Username</dt><dd id=\"role\">" + html_escape(u.role_name) +
+          "</dd><dt>Password</dt><dd><span class=\"secret\" id=\"password\">" + html_escape(u.password) +
+          "</span></dd><dt>Connection string</dt><dd><span class=\"secret\" id=\"url\">" + html_escape(url) +
+          "</span></dd><dt>Permission level</dt><dd>" + std::string(to_string(u.level)) +
+          "</dd></dl>\n<p><a href=\"/dbusers\">Back to the list</a></p>");
 }
 
 class Console : public std::enable_shared_from_this<Console> {
@@ -177,12 +185,16 @@ class Console : public std::enable_shared_from_this<Console> {
 
   void install(core::http::Router& router) {
     auto self = shared_from_this();
-    router.get("/dbusers/login", [self](Request& req) -> awaitable<Response> { co_return co_await self->login_form(req); });
+    router.get("/dbusers/login",
+               [self](Request& req) -> awaitable<Response> { co_return co_await self->login_form(req); });
     router.post("/dbusers/login", [self](Request& req) -> awaitable<Response> { co_return co_await self->login(req); });
-    router.post("/dbusers/logout", [self](Request& req) -> awaitable<Response> { co_return co_await self->logout(req); });
+    router.post("/dbusers/logout",
+                [self](Request& req) -> awaitable<Response> { co_return co_await self->logout(req); });
     router.get("/dbusers", [self](Request& req) -> awaitable<Response> { co_return co_await self->list(req); });
-    router.post("/dbusers/users", [self](Request& req) -> awaitable<Response> { co_return co_await self->create(req); });
-    router.post("/dbusers/users/{id}/revoke", [self](Request& req) -> awaitable<Response> { co_return co_await self->revoke(req); });
+    router.post("/dbusers/users",
+                [self](Request& req) -> awaitable<Response> { co_return co_await self->create(req); });
+    router.post("/dbusers/users/{id}/revoke",
+                [self](Request& req) -> awaitable<Response> { co_return co_await self->revoke(req); });
   }
 
  private:
@@ -220,7 +232,9 @@ class Console : public std::enable_shared_from_this<Console> {
   Response fresh_login_page(const Request& req, Status status, const std::string& error) {
     const std::string token = core::random_base64url(24);
     auto res = login_page(status, token, error);
-    res.headers.set("Set-Cookie", core::http::set_cookie(req, {.name = kLoginCookie, .value = token, .path = "/dbusers/login", .max_age = 3600}));
+    res.headers.set(
+        "Set-Cookie",
+        core::http::set_cookie(req, {.name = kLoginCookie, .value = token, .path = "/dbusers/login", .max_age = 3600}));
     return res;
   }
 
@@ -251,8 +265,11 @@ class Console : public std::enable_shared_from_this<Console> {
     const std::string token = co_await sessions_.start(actor, address);
     co_await db_.query(kAudit, actor, "login", address);
     auto res = redirect("/dbusers");
-    res.headers.insert("Set-Cookie", core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .path = "/dbusers"}));
-    res.headers.insert("Set-Cookie", core::http::set_cookie(req, {.name = kLoginCookie, .value = "", .path = "/dbusers/login", .max_age = 0}));
+    res.headers.insert("Set-Cookie",
+                       core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .path = "/dbusers"}));
+    res.headers.insert(
+        "Set-Cookie",
+        core::http::set_cookie(req, {.name = kLoginCookie, .value = "", .path = "/dbusers/login", .max_age = 0}));
     co_return res;
   }
 
@@ -263,7 +280,8 @@ class Console : public std::enable_shared_from_this<Console> {
     co_await sessions_.end(s->token);
     co_await db_.query(kAudit, s->actor, "logout", req.remote_address);
     auto res = redirect("/dbusers/login");
-    res.headers.set("Set-Cookie", core::http::set_cookie(req, {.name = kSessionCookie, .value = "", .path = "/dbusers", .max_age = 0}));
+    res.headers.set("Set-Cookie", core::http::set_cookie(
+                                      req, {.name = kSessionCookie, .value = "", .path = "/dbusers", .max_age = 0}));
     co_return res;
   }
 
@@ -279,12 +297,14 @@ class Console : public std::enable_shared_from_this<Console> {
     if (!s) co_return redirect("/dbusers/login");
     const auto form = checked_form(req, s->csrf());
     if (!form) co_return forbidden();
-    CreateForm f{.username = form_value(*form, "username"), .level = form_value(*form, "permission_level"),
+    CreateForm f{.username = form_value(*form, "username"),
+                 .level = form_value(*form, "permission_level"),
                  .description = std::string(core::trim(form_value(*form, "description")))};
     std::string error;
     if (auto problem = username_problem(f.username)) error = "Username " + *problem + ".";
     const auto level = parse_level(f.level);
-    if (!level) error += std::string(error.empty() ? "" : " ") + "Choose a permission level: read_only, modify or full.";
+    if (!level)
+      error += std::string(error.empty() ? "" : " ") + "Choose a permission level: read_only, modify or full.";
     if (f.description.size() > kMaxDescription)
       error += std::string(error.empty() ? "" : " ") + "The description may have at most 500 characters.";
     if (!error.empty()) {
@@ -292,7 +312,8 @@ class Console : public std::enable_shared_from_this<Console> {
       co_return co_await list_page(db_, *s, refused);
     }
     try {
-      NewUser user{.username = f.username, .level = *level,
+      NewUser user{.username = f.username,
+                   .level = *level,
                    .description = f.description.empty() ? std::nullopt : std::optional(f.description),
                    .actor = s->actor};
       const auto created = co_await create_user(db_, std::move(user));
@@ -337,13 +358,15 @@ ConsoleSettings read_console_settings(core::config::Reader& env, const std::vect
     if (!core::trim(piece).empty()) s.admin_keys.emplace_back(core::trim(piece));
   if (s.admin_keys.empty()) s.admin_keys = api_keys;
   s.db_host = env.string("DBUSERS_DB_HOST", "127.0.0.1", "database host shown with new credentials");
-  s.db_port = static_cast<int>(env.integer("DBUSERS_DB_PORT", 5434, "database port shown with new credentials", {1, 65535}));
-  s.sessions.idle = std::chrono::minutes(
-      env.integer("DBUSERS_SESSION_IDLE_MINUTES", 30, "a console session ends after this long without a request", {1, 1440}));
+  s.db_port =
+      static_cast<int>(env.integer("DBUSERS_DB_PORT", 5434, "database port shown with new credentials", {1, 65535}));
+  s.sessions.idle = std::chrono::minutes(env.integer(
+      "DBUSERS_SESSION_IDLE_MINUTES", 30, "a console session ends after this long without a request", {1, 1440}));
   s.sessions.lifetime = std::chrono::hours(
       env.integer("DBUSERS_SESSION_HOURS", 8, "a console session ends this long after sign-in", {1, 168}));
-  s.sessions.slowdown.step = std::chrono::milliseconds(env.integer(
-      "DBUSERS_LOGIN_DELAY_MS", 1000, "delay per repeated failed sign-in (from the third, at most five steps)", {0, 10'000}));
+  s.sessions.slowdown.step = std::chrono::milliseconds(
+      env.integer("DBUSERS_LOGIN_DELAY_MS", 1000,
+                  "delay per repeated failed sign-in (from the third, at most five steps)", {0, 10'000}));
   return s;
 }
 

@@ -71,9 +71,12 @@ std::string grants(Level level, const std::string& role, const std::string& data
 
 std::string_view to_string(Level level) {
   switch (level) {
-    case Level::read_only: return "read_only";
-    case Level::modify: return "modify";
-    case Level::full: return "full";
+    case Level::read_only:
+      return "read_only";
+    case Level::modify:
+      return "modify";
+    case Level::full:
+      return "full";
   }
   return "read_only";
 }
@@ -100,7 +103,9 @@ std::string new_password() { return core::random_base64url(24); }
 awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
   if (auto problem = username_problem(user.username)) throw DbUserError(Kind::invalid, "username " + *problem);
   const std::string level(to_string(user.level));
-  CreatedUser created{.username = user.username, .role_name = role_name(user.username), .level = user.level,
+  CreatedUser created{.username = user.username,
+                      .role_name = role_name(user.username),
+                      .level = user.level,
                       .password = new_password()};
   auto tx = co_await db.begin();
   const auto taken = co_await tx.query(kTaken, created.username, created.role_name);
@@ -113,8 +118,8 @@ awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
   const std::string role = conn.escape_identifier(created.role_name);
   const std::string verifier = conn.scram_verifier(created.password, created.role_name);
   try {
-    const auto row = co_await tx.query(kInsert, created.username, created.role_name, level,
-                                       user.description, user.actor);
+    const auto row =
+        co_await tx.query(kInsert, created.username, created.role_name, level, user.description, user.actor);
     created.id = std::string(row.front().text(0));
     created.database = std::string(row.front().text(1));
     // Only the verifier travels; the server stores it as it is.
@@ -122,8 +127,8 @@ awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
     co_await tx.execute_simple(create_role);
     // Membership lets this (non-superuser, CREATEROLE) user end the role's sessions and DROP
     // OWNED BY it at revoke time; the role holds nothing this user does not.
-    const std::string grant = "GRANT " + role + " TO CURRENT_USER;\n" +
-                              grants(user.level, role, conn.escape_identifier(created.database));
+    const std::string grant =
+        "GRANT " + role + " TO CURRENT_USER;\n" + grants(user.level, role, conn.escape_identifier(created.database));
     co_await tx.execute_simple(grant);
     co_await tx.query(kAudit, user.actor, "create", created.username, level);
   } catch (const core::db::Error& e) {
@@ -133,8 +138,10 @@ awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
     throw;
   }
   co_await tx.commit();
-  core::log::info("database user created", {{"username", created.username}, {"role", created.role_name},
-                                            {"permission_level", to_string(user.level)}, {"by", user.actor}});
+  core::log::info("database user created", {{"username", created.username},
+                                            {"role", created.role_name},
+                                            {"permission_level", to_string(user.level)},
+                                            {"by", user.actor}});
   co_return created;
 }
 

@@ -212,7 +212,8 @@ awaitable<std::string> GraphClient::folder_id(const std::string& mailbox, const 
   req.url = user_url(mailbox) + "/mailFolders/" + core::url_encode(well_known) + "?$select=id";
   const auto res = co_await call(mailbox, std::move(req));
   const std::string id = text(res.json(), "id");
-  if (id.empty()) throw GraphError(res.status, "InvalidResponse", "Graph returned folder " + well_known + " without an id");
+  if (id.empty())
+    throw GraphError(res.status, "InvalidResponse", "Graph returned folder " + well_known + " without an id");
   std::lock_guard lock(mutex_);
   folder_ids_[key] = id;
   co_return id;

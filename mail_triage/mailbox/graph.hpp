@@ -40,7 +40,7 @@ struct MailMessage {
   std::string id;  // immutable id
   std::string internet_message_id;
   std::string subject;
-  std::string body;  // plain text (or the preview when the body is absent)
+  std::string body;          // plain text (or the preview when the body is absent)
   std::string from_address;  // lowercased; empty when the message has no sender
   std::string from_name;
   core::Timestamp received_at{};
@@ -67,7 +67,7 @@ class GraphClient {
   boost::asio::awaitable<std::vector<MailMessage>> unread_inbox(std::string mailbox, core::Timestamp since);
   // Messages from `address` received before `before`, in every folder but Deleted Items.
   boost::asio::awaitable<std::vector<MailMessage>> from_sender_before(std::string mailbox, std::string address,
-                                                                     core::Timestamp before);
+                                                                      core::Timestamp before);
 
   boost::asio::awaitable<void> mark_read(std::string mailbox, std::string id);
   boost::asio::awaitable<void> flag(std::string mailbox, std::string id);

@@ -67,7 +67,8 @@ int PurgeResult::total() const {
 }
 
 bool PurgeResult::nothing_searched() const {
-  const auto failed = std::count_if(errors.begin(), errors.end(), [](const PurgeError& e) { return e.message_id.empty(); });
+  const auto failed =
+      std::count_if(errors.begin(), errors.end(), [](const PurgeError& e) { return e.message_id.empty(); });
   return listings > 0 && failed == listings;
 }
 
@@ -77,17 +78,17 @@ Purge::Purge(boost::asio::any_io_executor executor, core::db::Pool& db, std::sha
 
 awaitable<PurgeResult> Purge::run(PurgeRequest request) {
   if (!graph_)
-    throw Problem::unavailable("the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
-                               "GRAPH_CLIENT_SECRET and GRAPH_MAILBOX");
+    throw Problem::unavailable(
+        "the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
+        "GRAPH_CLIENT_SECRET and GRAPH_MAILBOX");
   PurgeResult result;
   auto purge = [this, &request, &result]() -> awaitable<void> {
     const auto targets = co_await this->targets(request, result);
     auto found = co_await find(targets, result);
     if (request.execute) co_await remove(targets, found, result);
     // One row per target; the subjects are those of the messages counted, newest first, distinct.
-    std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
-      return a.message.received_at > b.message.received_at;
-    });
+    std::sort(found.begin(), found.end(),
+              [](const Found& a, const Found& b) { return a.message.received_at > b.message.received_at; });
     for (const auto& t : targets) result.rows.push_back({.address = t.address, .days = t.days});
     for (const auto& f : found) {
       if (request.execute && !f.deleted) continue;
@@ -113,8 +114,10 @@ awaitable<std::vector<Purge::Target>> Purge::targets(const PurgeRequest& request
   std::vector<Target> out;
   if (request.sender) {
     const auto whitelisted = co_await db_.query(kIsWhitelisted, *request.sender);
-    if (whitelisted.front().text(0) == "t") result.excluded.push_back(*request.sender);
-    else out.push_back({.address = *request.sender, .days = request.days, .before = before(request.days)});
+    if (whitelisted.front().text(0) == "t")
+      result.excluded.push_back(*request.sender);
+    else
+      out.push_back({.address = *request.sender, .days = request.days, .before = before(request.days)});
     co_return out;
   }
   const auto rules = co_await db_.query(kActiveRules);

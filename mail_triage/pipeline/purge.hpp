@@ -25,9 +25,9 @@ namespace mail_triage::pipeline {
 inline constexpr std::size_t kPurgeSubjectsPerRow = 10;
 
 struct PurgeRequest {
-  bool execute = false;                // mode: preview | execute
-  std::optional<std::string> sender;   // nullopt: every active purge rule
-  int days = 0;                        // with a sender: 1..3650
+  bool execute = false;               // mode: preview | execute
+  std::optional<std::string> sender;  // nullopt: every active purge rule
+  int days = 0;                       // with a sender: 1..3650
 };
 
 struct PurgeRow {
@@ -45,10 +45,10 @@ struct PurgeError {
 };
 
 struct PurgeResult {
-  std::vector<PurgeRow> rows;            // one per target, in address order
-  std::vector<std::string> excluded;     // whitelisted senders, never purged
-  std::vector<PurgeError> errors;        // listings or deletions the platform refused
-  int listings = 0;                      // (target, mailbox) listings attempted
+  std::vector<PurgeRow> rows;         // one per target, in address order
+  std::vector<std::string> excluded;  // whitelisted senders, never purged
+  std::vector<PurgeError> errors;     // listings or deletions the platform refused
+  int listings = 0;                   // (target, mailbox) listings attempted
   int total() const;
   // True when there was something to search and not one listing could be made.
   bool nothing_searched() const;
@@ -69,7 +69,7 @@ class Purge {
   boost::asio::awaitable<std::vector<Target>> targets(const PurgeRequest& request, PurgeResult& result);
   boost::asio::awaitable<std::vector<Found>> find(const std::vector<Target>& targets, PurgeResult& result);
   boost::asio::awaitable<void> remove(const std::vector<Target>& targets, std::vector<Found>& found,
-                                     PurgeResult& result);
+                                      PurgeResult& result);
 
   boost::asio::any_io_executor executor_;
   core::db::Pool& db_;

@@ -77,8 +77,8 @@ constexpr std::int64_t kMaxLlmConcurrency = static_cast<std::int64_t>(core::http
 std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_executor ex, const TriageSettings& s) {
   if (s.classifier == "openai")
     return std::make_unique<classifier::OpenAiClassifier>(
-        ex, classifier::OpenAiSettings{.base_url = s.llm_base_url, .api_key = s.llm_api_key, .model = s.llm_model,
-                                       .timeout = s.llm_timeout});
+        ex, classifier::OpenAiSettings{
+                .base_url = s.llm_base_url, .api_key = s.llm_api_key, .model = s.llm_model, .timeout = s.llm_timeout});
   return std::make_unique<classifier::RulesClassifier>();
 }
 
@@ -87,31 +87,39 @@ std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_exec
 TriageSettings read_triage_settings(core::config::Reader& env) {
   TriageSettings s;
   mailbox::GraphSettings g;
-  g.login_url = env.string("GRAPH_LOGIN_URL", "https://login.microsoftonline.com", "Microsoft identity platform (token endpoint) base URL");
+  g.login_url = env.string("GRAPH_LOGIN_URL", "https://login.microsoftonline.com",
+                           "Microsoft identity platform (token endpoint) base URL");
   g.base_url = env.string("GRAPH_BASE_URL", "https://graph.microsoft.com", "Microsoft Graph base URL");
   g.tenant_id = env.string("GRAPH_TENANT_ID", "", "Entra tenant id (unset: POST /api/v1/process answers 503)");
   g.client_id = env.string("GRAPH_CLIENT_ID", "", "app registration (client) id");
   g.client_secret = env.secret("GRAPH_CLIENT_SECRET", "app client secret");
   s.mailboxes = env.list("GRAPH_MAILBOX", "", "mailbox(es) to triage, comma-separated");
-  const bool configured = !g.tenant_id.empty() && !g.client_id.empty() && !g.client_secret.empty() && !s.mailboxes.empty();
+  const bool configured =
+      !g.tenant_id.empty() && !g.client_id.empty() && !g.client_secret.empty() && !s.mailboxes.empty();
   const bool partly = !g.tenant_id.empty() || !g.client_id.empty() || !g.client_secret.empty() || !s.mailboxes.empty();
   if (partly && !configured)
-    env.fail("GRAPH_TENANT_ID", "GRAPH_TENANT_ID, GRAPH_CLIENT_ID, GRAPH_CLIENT_SECRET and GRAPH_MAILBOX go together: set all four or none");
+    env.fail(
+        "GRAPH_TENANT_ID",
+        "GRAPH_TENANT_ID, GRAPH_CLIENT_ID, GRAPH_CLIENT_SECRET and GRAPH_MAILBOX go together: set all four or none");
   if (configured) s.graph = g;
   for (auto& m : s.mailboxes) m = core::to_lower(m);
 
-  s.llm_base_url = env.string("LLM_BASE_URL", "", "OpenAI-compatible server, without /v1 (unset: the rules classifier)");
+  s.llm_base_url =
+      env.string("LLM_BASE_URL", "", "OpenAI-compatible server, without /v1 (unset: the rules classifier)");
   s.classifier = env.one_of("CLASSIFIER", s.llm_base_url.empty() ? "rules" : "openai", {"openai", "rules"},
                             "classifier: openai (needs LLM_BASE_URL) or rules (offline)");
   if (s.classifier == "openai" && s.llm_base_url.empty() && !env.is_describing())
     env.fail("LLM_BASE_URL", "CLASSIFIER=openai needs LLM_BASE_URL");
-  s.llm_api_key = env.secret("LLM_API_KEY", "bearer key for the language model server (may be empty for local servers)");
+  s.llm_api_key =
+      env.secret("LLM_API_KEY", "bearer key for the language model server (may be empty for local servers)");
   s.llm_model = env.string("LLM_MODEL", "gpt-4o-mini", "model name sent with each request");
   s.llm_timeout = std::chrono::seconds(env.integer("LLM_TIMEOUT_SECONDS", 30, "per model request", {1, 600}));
-  s.llm_concurrency = static_cast<std::size_t>(env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, kMaxLlmConcurrency}));
-  s.lookback_days = static_cast<int>(env.integer("PROCESS_LOOKBACK_DAYS", 14, "a run fetches unread mail this many days back", {1, 3650}));
-  s.processing_timeout_minutes = static_cast<int>(
-      env.integer("PROCESSING_TIMEOUT_MINUTES", 30, "a message left processing this long is taken up again", {1, 10080}));
+  s.llm_concurrency = static_cast<std::size_t>(
+      env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, kMaxLlmConcurrency}));
+  s.lookback_days = static_cast<int>(
+      env.integer("PROCESS_LOOKBACK_DAYS", 14, "a run fetches unread mail this many days back", {1, 3650}));
+  s.processing_timeout_minutes = static_cast<int>(env.integer(
+      "PROCESSING_TIMEOUT_MINUTES", 30, "a message left processing this long is taken up again", {1, 10080}));
   s.interval = std::chrono::minutes(
       env.integer("PROCESS_INTERVAL_MINUTES", 0, "run on a schedule every N minutes (0: only on request)", {0, 10080}));
   s.dry_run = env.boolean("TRIAGE_DRY_RUN", false, "record the intended action, touch nothing in the mailbox");
@@ -140,8 +148,9 @@ Triage::~Triage() = default;
 
 awaitable<RunResult> Triage::run() {
   if (!graph_)
-    throw Problem::unavailable("the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
-                               "GRAPH_CLIENT_SECRET and GRAPH_MAILBOX");
+    throw Problem::unavailable(
+        "the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
+        "GRAPH_CLIENT_SECRET and GRAPH_MAILBOX");
   const std::string run_id = core::random_uuid();
   RunResult result;
   auto every_mailbox = [this, &run_id, &result]() -> awaitable<void> {
@@ -152,8 +161,9 @@ awaitable<RunResult> Triage::run() {
   };
   if (!co_await core::db::with_advisory_lock(db_, "mail-triage: processing run", every_mailbox))
     throw Problem::conflict("a processing run is already under way");
-  core::log::info("processing run finished", {{"run_id", run_id}, {"processed", result.processed},
-                                              {"mailbox_errors", result.mailbox_errors.size()}});
+  core::log::info(
+      "processing run finished",
+      {{"run_id", run_id}, {"processed", result.processed}, {"mailbox_errors", result.mailbox_errors.size()}});
   co_return result;
 }
 
@@ -189,7 +199,8 @@ awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::strin
   co_await core::async::join_all(executor_, std::move(tasks));
 }
 
-awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailMessage& message, const std::string& run_id) {
+awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailMessage& message,
+                                const std::string& run_id) {
   auto permit = co_await slots_.acquire();
   const auto claimed = co_await db_.query(kClaim, mailbox, message.id, run_id, settings_.processing_timeout_minutes);
   if (claimed.empty()) co_return false;  // logged before: completed, skipped, or another run has it
@@ -212,9 +223,12 @@ awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailM
                                       .email_types = p.value("email_types", std::vector<std::string>{}),
                                       .processing_instructions = p.value("processing_instructions", "")};
     }
-    classifier::Mail mail{.from_address = message.from_address, .from_name = message.from_name,
-                          .subject = message.subject, .body = message.body,
-                          .has_attachments = message.has_attachments, .headers = message.headers};
+    classifier::Mail mail{.from_address = message.from_address,
+                          .from_name = message.from_name,
+                          .subject = message.subject,
+                          .body = message.body,
+                          .has_attachments = message.has_attachments,
+                          .headers = message.headers};
     const auto c = co_await classifier_->classify(std::move(mail), std::move(hints));
     const std::string action =
         classifier::decide({.label = c.label, .confidence = c.confidence, .sender_type = *sender_type});
@@ -234,11 +248,16 @@ awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailM
 }
 
 awaitable<void> Triage::act(const std::string& action, const std::string& mailbox, const std::string& id) {
-  if (action == "mark_read") co_await graph_->mark_read(mailbox, id);
-  else if (action == "archive") co_await graph_->move(mailbox, id, "archive");
-  else if (action == "junk") co_await graph_->move(mailbox, id, "junkemail");
-  else if (action == "delete") co_await graph_->move(mailbox, id, "deleteditems");
-  else if (action == "review") co_await graph_->flag(mailbox, id);
+  if (action == "mark_read")
+    co_await graph_->mark_read(mailbox, id);
+  else if (action == "archive")
+    co_await graph_->move(mailbox, id, "archive");
+  else if (action == "junk")
+    co_await graph_->move(mailbox, id, "junkemail");
+  else if (action == "delete")
+    co_await graph_->move(mailbox, id, "deleteditems");
+  else if (action == "review")
+    co_await graph_->flag(mailbox, id);
   // keep: nothing to do
 }
 

@@ -47,7 +47,7 @@ struct TriageSettings {
 TriageSettings read_triage_settings(core::config::Reader& env);
 
 struct RunResult {
-  int processed = 0;  // messages claimed and handled by this run
+  int processed = 0;                                                // messages claimed and handled by this run
   std::vector<std::pair<std::string, std::string>> mailbox_errors;  // mailbox, what went wrong
 };
 

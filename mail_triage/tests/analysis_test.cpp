@@ -12,9 +12,11 @@ struct AnalysisTest : mail_triage::testing::ApiTest {
     static int batch = 0;
     ++batch;
     sql("INSERT INTO email_log (mailbox, message_id, sender_address, received_at) "
-        "SELECT 'inbox@msp.example', 'b" + std::to_string(batch) + "-' || g, '" + sender + "', "
-        "timestamptz '" + first + "' + (g - 1) * interval '1 day' FROM generate_series(1, " +
-        std::to_string(count) + ") g");
+        "SELECT 'inbox@msp.example', 'b" +
+        std::to_string(batch) + "-' || g, '" + sender +
+        "', "
+        "timestamptz '" +
+        first + "' + (g - 1) * interval '1 day' FROM generate_series(1, " + std::to_string(count) + ") g");
   }
   json items() {
     const auto res = call("GET", "/api/v1/analysis/senders");
@@ -24,8 +26,8 @@ struct AnalysisTest : mail_triage::testing::ApiTest {
   std::vector<std::string> order() {
     std::vector<std::string> out;
     const auto list = items();
-    for (const auto& s : list) out.push_back(s["sender_address"].get<std::string>() + ":" +
-                                             std::to_string(s["count"].get<int>()));
+    for (const auto& s : list)
+      out.push_back(s["sender_address"].get<std::string>() + ":" + std::to_string(s["count"].get<int>()));
     return out;
   }
 };
@@ -34,17 +36,17 @@ using Order = std::vector<std::string>;
 
 }  // namespace
 
-TEST_F(AnalysisTest, EmptyLogGivesNoSenders) {
-  EXPECT_EQ(items(), json::array());
-}
+TEST_F(AnalysisTest, EmptyLogGivesNoSenders) { EXPECT_EQ(items(), json::array()); }
 
 TEST_F(AnalysisTest, CountsFirstAndLastSeenPerSender) {
   add("news@shop.example", 3, "2026-03-01 09:15:00+00");
   add("ceo@client.example", 1, "2026-02-01 12:00:00+02");
   const auto list = items();
   ASSERT_EQ(list.size(), 2u);
-  EXPECT_EQ(list[0], (json{{"sender_address", "news@shop.example"}, {"count", 3},
-                           {"first_seen", "2026-03-01T09:15:00+00:00"}, {"last_seen", "2026-03-03T09:15:00+00:00"}}));
+  EXPECT_EQ(list[0], (json{{"sender_address", "news@shop.example"},
+                           {"count", 3},
+                           {"first_seen", "2026-03-01T09:15:00+00:00"},
+                           {"last_seen", "2026-03-03T09:15:00+00:00"}}));
   EXPECT_EQ(list[1]["first_seen"], "2026-02-01T10:00:00+00:00");  // ISO 8601 with UTC offset
   EXPECT_EQ(list[1]["last_seen"], list[1]["first_seen"]);
 }
@@ -93,9 +95,8 @@ TEST_F(AnalysisTest, StatisticsFollowDeletesAndMovedMessages) {
   EXPECT_EQ(order(), (Order{"b@x.example:2"}));
   // The maintained statistics equal a full recomputation.
   EXPECT_EQ(sql("SELECT count(*) FROM (SELECT sender_address, count(*), min(received_at), max(received_at) "
-                "FROM email_log GROUP BY 1 EXCEPT SELECT * FROM sender_stats) d"), "0");
+                "FROM email_log GROUP BY 1 EXCEPT SELECT * FROM sender_stats) d"),
+            "0");
 }
 
-TEST_F(AnalysisTest, NeedsTheBearerKey) {
-  EXPECT_EQ(http(svc.port(), "GET", "/api/v1/analysis/senders").status, 401u);
-}
+TEST_F(AnalysisTest, NeedsTheBearerKey) { EXPECT_EQ(http(svc.port(), "GET", "/api/v1/analysis/senders").status, 401u); }

@@ -18,8 +18,7 @@ struct ApiTest : ::testing::Test {
   core::testing::RunningService svc{definition(), database.url(), {{"API_KEYS", "k"}}};
 
   // An authenticated request; a JSON body unless `body` is null.
-  HttpResponse call(const std::string& method, const std::string& target,
-                    const nlohmann::json& body = nullptr) {
+  HttpResponse call(const std::string& method, const std::string& target, const nlohmann::json& body = nullptr) {
     return core::testing::http(svc.port(), method, target, body.is_null() ? "" : body.dump(), kAuth);
   }
   std::string sql(const std::string& statement) { return core::testing::sql(database.url(), statement); }

@@ -35,8 +35,8 @@ TEST_F(AuthTest, MissingHeaderIs401OnEveryApiPathKnownOrNot) {
 }
 
 TEST_F(AuthTest, MalformedOrUnknownKeysAre401) {
-  for (const char* value : {"key-two", "Basic a2V5LXR3bw==", "Bearer", "Bearer ", "Bearer key-three",
-                            "Bearer key-tw", "Bearer key-two-and-more", "Bearerkey-two"}) {
+  for (const char* value : {"key-two", "Basic a2V5LXR3bw==", "Bearer", "Bearer ", "Bearer key-three", "Bearer key-tw",
+                            "Bearer key-two-and-more", "Bearerkey-two"}) {
     SCOPED_TRACE(value);
     const auto res = svc.get("/api/v1/log", {{"Authorization", value}});
     expect_401(res);
@@ -61,7 +61,7 @@ TEST(Auth, ChecksRunBeforeAnyDatabaseQuery) {
   sql(cluster.url(), "CREATE DATABASE svc");
   RunningService svc(mail_triage::definition(), cluster.url("svc"), {{"API_KEYS", "k"}});
   cluster.stop("fast");
-  EXPECT_EQ(svc.get("/readyz").status, 503u);  // the database is down...
+  EXPECT_EQ(svc.get("/readyz").status, 503u);      // the database is down...
   EXPECT_EQ(svc.get("/api/v1/log").status, 401u);  // ...and an unauthenticated call never reaches it
 }
 

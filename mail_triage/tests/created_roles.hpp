@@ -15,8 +15,10 @@ class CreatedRoles {
   ~CreatedRoles() {
     for (const auto& r : names_) {
       try {  // DROP OWNED runs in the test's database, where the grants are
-        core::testing::sql(url_, "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + r + "') THEN "
-                                 "EXECUTE 'DROP OWNED BY " + r + "'; EXECUTE 'DROP ROLE " + r + "'; END IF; END $$");
+        core::testing::sql(url_, "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + r +
+                                     "') THEN "
+                                     "EXECUTE 'DROP OWNED BY " +
+                                     r + "'; EXECUTE 'DROP ROLE " + r + "'; END IF; END $$");
       } catch (const std::exception&) {
       }
     }

@@ -31,15 +31,18 @@ struct Browser {
       if (line.empty()) continue;
       const auto eq = line.find('='), semi = line.find(';');
       const std::string name(line.substr(0, eq)), value(line.substr(eq + 1, semi - eq - 1));
-      if (line.find("Max-Age=0") != std::string_view::npos) cookies.erase(name);
-      else cookies[name] = value;
+      if (line.find("Max-Age=0") != std::string_view::npos)
+        cookies.erase(name);
+      else
+        cookies[name] = value;
     }
     return res;
   }
   HttpResponse get(const std::string& path) { return request("GET", path); }
   HttpResponse post(const std::string& path, const std::map<std::string, std::string>& fields) {
     std::string body;
-    for (const auto& [k, v] : fields) body += (body.empty() ? "" : "&") + core::url_encode(k) + "=" + core::url_encode(v);
+    for (const auto& [k, v] : fields)
+      body += (body.empty() ? "" : "&") + core::url_encode(k) + "=" + core::url_encode(v);
     return request("POST", path, body);
   }
 };
@@ -84,8 +87,10 @@ struct ConsoleTest : ::testing::Test {
                       const std::string& description = "") {
     roles.push_back("svc_" + username);
     const auto list = b.get("/dbusers");
-    return b.post("/dbusers/users", {{"csrf", csrf_of(list.body)}, {"username", username},
-                                     {"permission_level", level}, {"description", description}});
+    return b.post("/dbusers/users", {{"csrf", csrf_of(list.body)},
+                                     {"username", username},
+                                     {"permission_level", level},
+                                     {"description", description}});
   }
   std::string unique(const std::string& base) { return base + "_" + core::random_hex(4); }
 };
@@ -96,7 +101,9 @@ TEST_F(ConsoleTest, WithoutASessionEveryPageLeadsToTheSignInForm) {
   start();
   auto b = browser();
   for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
-           {"GET", "/dbusers"}, {"POST", "/dbusers/users"}, {"POST", "/dbusers/logout"},
+           {"GET", "/dbusers"},
+           {"POST", "/dbusers/users"},
+           {"POST", "/dbusers/logout"},
            {"POST", "/dbusers/users/00000000-0000-4000-8000-000000000000/revoke"}}) {
     const auto res = b.request(method, path, "username=x_ab&permission_level=full");
     EXPECT_EQ(res.status, 303u) << method << " " << path;
@@ -178,7 +185,8 @@ TEST_F(ConsoleTest, SignInCreateReadTheCredentialsOnceRevokeAndSignOut) {
   EXPECT_EQ(out.header("location"), "/dbusers/login");
   EXPECT_EQ(b.get("/dbusers").status, 303u);
   EXPECT_EQ(sql("SELECT count(*) FROM dbusers_console.sessions"), "0");
-  EXPECT_EQ(sql("SELECT action || ':' || (actor = '" + actor + "')::text FROM dbusers_console.audit ORDER BY id DESC LIMIT 1"),
+  EXPECT_EQ(sql("SELECT action || ':' || (actor = '" + actor +
+                "')::text FROM dbusers_console.audit ORDER BY id DESC LIMIT 1"),
             "logout:true");
   // the old cookie is dead even if a client kept it
   Browser replay{.port = svc->port(), .cookies = {{"dbusers_session", token}}};
@@ -190,7 +198,8 @@ TEST_F(ConsoleTest, FormsWithoutTheRightCsrfTokenAre403AndChangeNothing) {
   auto b = signed_in();
   const auto name = unique("csrf");
   EXPECT_EQ(b.post("/dbusers/users", {{"username", name}, {"permission_level", "full"}}).status, 403u);
-  EXPECT_EQ(b.post("/dbusers/users", {{"csrf", "forged"}, {"username", name}, {"permission_level", "full"}}).status, 403u);
+  EXPECT_EQ(b.post("/dbusers/users", {{"csrf", "forged"}, {"username", name}, {"permission_level", "full"}}).status,
+            403u);
   EXPECT_EQ(sql("SELECT count(*) FROM db_api_users"), "0");
   EXPECT_EQ(sql("SELECT count(*) FROM pg_roles WHERE rolname = 'svc_" + name + "'"), "0");
 
@@ -216,7 +225,8 @@ TEST_F(ConsoleTest, FormsWithoutTheRightCsrfTokenAre403AndChangeNothing) {
 TEST_F(ConsoleTest, BadFormInputIsShownOnTheFormAndCreatesNothing) {
   start();
   auto b = signed_in();
-  const std::vector<std::string> invalid = {"ab", "UPPER_case", "has space", "<script>", std::string(32, 'a'), "svc_admin"};
+  const std::vector<std::string> invalid = {"ab",       "UPPER_case",         "has space",
+                                            "<script>", std::string(32, 'a'), "svc_admin"};
   for (const auto& bad : invalid) {
     const auto res = create(b, bad, "read_only");
     EXPECT_EQ(res.status, 400u) << bad;

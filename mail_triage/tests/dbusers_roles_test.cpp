@@ -101,13 +101,17 @@ TEST_F(DbUsersTest, ACreatedRoleLogsInAndDoesExactlyWhatItsLevelGrants) {
       {editor, "INSERT INTO purge_rules (email_address, older_than_days) VALUES ('n@p.example', 30)", "ok"},
       {editor, "UPDATE customers SET name = 'Contoso Ltd' WHERE domain = 'contoso.example'", "ok"},
       {editor, "DELETE FROM customers", "denied"},
-      {editor, "INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status) "
-               "VALUES ('m@x.example', 'id', 'a@b.example', 's', now(), 'pending')", "denied"},
+      {editor,
+       "INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status) "
+       "VALUES ('m@x.example', 'id', 'a@b.example', 's', now(), 'pending')",
+       "denied"},
       {editor, "UPDATE db_api_users SET description = 'x'", "denied"},
       // full: SELECT, INSERT, UPDATE, DELETE on all tables, identity columns included
       {owner, "DELETE FROM customers WHERE domain = 'm.example'", "ok"},
-      {owner, "INSERT INTO purge_deletions (run_id, mailbox, message_id, sender_address, received_at, "
-              "older_than_days) VALUES (gen_random_uuid(), 'm@x.example', 'id', 'a@b.example', now(), 30)", "ok"},
+      {owner,
+       "INSERT INTO purge_deletions (run_id, mailbox, message_id, sender_address, received_at, "
+       "older_than_days) VALUES (gen_random_uuid(), 'm@x.example', 'id', 'a@b.example', now(), 30)",
+       "ok"},
       {owner, "UPDATE email_log SET subject = subject", "ok"},
       {owner, "CREATE TABLE owned_by_a_user (x int)", "denied"},  // no DDL
       {owner, "CREATE ROLE sneaky", "denied"},
@@ -135,7 +139,8 @@ TEST_F(DbUsersTest, RevokeEndsTheSessionsDropsTheRoleAndMarksTheUserInactive) {
   revoke(user.id);
   EXPECT_EQ(sql("SELECT count(*) FROM pg_roles WHERE rolname = '" + user.role_name + "'"), "0");
   EXPECT_EQ(sql("SELECT is_active::text || ':' || (revoked_at IS NOT NULL)::text || ':' || revoked_by "
-                "FROM db_api_users WHERE id = '" + user.id + "'"),
+                "FROM db_api_users WHERE id = '" +
+                user.id + "'"),
             "false:true:tester");
   // the session open at revoke time is gone, and no new one can start
   std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(open.get(), "SELECT 1"), PQclear);
@@ -148,9 +153,13 @@ TEST_F(DbUsersTest, RevokeEndsTheSessionsDropsTheRoleAndMarksTheUserInactive) {
 }
 
 TEST_F(DbUsersTest, InvalidUsernamesCreateNothing) {
-  const std::vector<std::string> invalid = {"ab", std::string(32, 'a'), "Powerbi", "power bi", "power-bi",
-                                           "bi'; DROP TABLE x; --", "bi\"x", "svc_", "svc_admin", "", "b\xc3\xa9",
-                                           "tab\tname", "x\ny"};
+  const std::vector<std::string> invalid = {"ab",        std::string(32, 'a'),
+                                            "Powerbi",   "power bi",
+                                            "power-bi",  "bi'; DROP TABLE x; --",
+                                            "bi\"x",     "svc_",
+                                            "svc_admin", "",
+                                            "b\xc3\xa9", "tab\tname",
+                                            "x\ny"};
   for (const auto& bad : invalid) {
     EXPECT_EQ(refusal([&] { create(bad, Level::full); }), DbUserError::Kind::invalid) << bad;
     std::string literal;  // the role name as an SQL string literal
@@ -181,7 +190,8 @@ TEST_F(DbUsersTest, AnExistingUserOrRoleOfThatNameIsRefused) {
 TEST_F(DbUsersTest, ThePasswordNeverReachesTheServerLog) {
   const std::string log_path = sql("SHOW data_directory") + "/server.log";
   std::ifstream probe(log_path);
-  if (!probe) GTEST_SKIP() << "the server log is not at " << log_path << " (a cluster not started by scripts/pg-cluster)";
+  if (!probe)
+    GTEST_SKIP() << "the server log is not at " << log_path << " (a cluster not started by scripts/pg-cluster)";
   const auto size_before = std::filesystem::file_size(log_path);
   sql("ALTER DATABASE " + database.name() + " SET log_statement = 'all'");
   core::db::Pool logged(io.executor(), {.conninfo = database.url()});  // new sessions take the setting
@@ -222,11 +232,14 @@ TEST(DbUsersAsServiceUser, ANonSuperuserWithCreateRoleCreatesAndRevokes) {
     core::db::apply_migrations(url, mail_triage::definition().migrations, "mail-triage");
     core::testing::IoThreads io;
     core::db::Pool pool(io.executor(), {.conninfo = url});
-    const auto user = io.run(mail_triage::dbusers::create_user(pool, {.username = "nonsu_" + suffix, .level = Level::modify}));
+    const auto user =
+        io.run(mail_triage::dbusers::create_user(pool, {.username = "nonsu_" + suffix, .level = Level::modify}));
     created_role = user.role_name;
     const std::string user_url = base.substr(0, at) + user.role_name + ":" + user.password +
                                  base.substr(base.find('@'), base.rfind('/') - base.find('@') + 1) + dbname;
-    EXPECT_EQ(core::testing::sql(user_url, "INSERT INTO vendors (name, domain) VALUES ('V', 'v.example') RETURNING 'ok'"), "ok");
+    EXPECT_EQ(
+        core::testing::sql(user_url, "INSERT INTO vendors (name, domain) VALUES ('V', 'v.example') RETURNING 'ok'"),
+        "ok");
     EXPECT_THROW(core::testing::sql(user_url, "DELETE FROM vendors"), std::runtime_error);
     std::unique_ptr<PGconn, decltype(&PQfinish)> open(PQconnectdb(user_url.c_str()), PQfinish);
     ASSERT_EQ(PQstatus(open.get()), CONNECTION_OK);

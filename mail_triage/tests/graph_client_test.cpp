@@ -15,10 +15,7 @@ namespace {
 
 constexpr const char* kMailbox = "inbox@msp.example";
 
-core::Timestamp hours_ago(int h) {
-  return core::now() -
-         std::chrono::hours(h);
-}
+core::Timestamp hours_ago(int h) { return core::now() - std::chrono::hours(h); }
 
 struct GraphClientTest : ::testing::Test {
   sandbox::InProcess fakes;
@@ -34,7 +31,8 @@ struct GraphClientTest : ::testing::Test {
     s.http.base_backoff = 10ms;
     return s;
   }
-  std::string add(std::string subject, std::string from, int age_hours, std::string folder = "inbox", bool read = false) {
+  std::string add(std::string subject, std::string from, int age_hours, std::string folder = "inbox",
+                  bool read = false) {
     sandbox::FakeMessage m;
     m.subject = std::move(subject);
     m.from_address = std::move(from);
@@ -61,7 +59,7 @@ TEST_F(GraphClientTest, UnreadInboxFollowsEveryPageAndCachesTheToken) {
   ASSERT_EQ(unread.size(), 5u);  // three pages of two
   EXPECT_EQ(unread[0].subject, "unread 0");
   EXPECT_EQ(unread[0].from_address, "a@contoso.example");  // lowercased
-  EXPECT_EQ(unread[0].body, "text of unread 0");             // the plain-text body
+  EXPECT_EQ(unread[0].body, "text of unread 0");           // the plain-text body
   EXPECT_EQ(unread[0].headers.at("list-unsubscribe"), "<https://x.example/u>");
   io.run(graph.unread_inbox(kMailbox, hours_ago(24 * 14)));
   EXPECT_EQ(tokens_issued(), 1);

@@ -12,11 +12,12 @@ struct LogTest : mail_triage::testing::ApiTest {
                   const std::string& status = "completed", const std::string& type = "unknown",
                   const std::string& label = "newsletter") {
     static int n = 0;
-    return sql("INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status, "
-               "sender_type, llm_classification, llm_confidence) VALUES ('inbox@msp.example', 'm" +
-                   std::to_string(++n) + "', '" + sender + "', '" + subject + "', now() - interval '" +
-                   std::to_string(minutes_ago) + " minutes', '" + status + "', '" + type + "', '" + label +
-                   "', 0.9) RETURNING id");
+    return sql(
+        "INSERT INTO email_log (mailbox, message_id, sender_address, subject, received_at, status, "
+        "sender_type, llm_classification, llm_confidence) VALUES ('inbox@msp.example', 'm" +
+        std::to_string(++n) + "', '" + sender + "', '" + subject + "', now() - interval '" +
+        std::to_string(minutes_ago) + " minutes', '" + status + "', '" + type + "', '" + label +
+        "', 0.9) RETURNING id");
   }
 
   nlohmann::json list(const std::string& query = "") {
@@ -45,9 +46,7 @@ using Subjects = std::vector<std::string>;
 
 }  // namespace
 
-TEST_F(LogTest, EmptyLog) {
-  EXPECT_EQ(list(), (nlohmann::json{{"total", 0}, {"items", nlohmann::json::array()}}));
-}
+TEST_F(LogTest, EmptyLog) { EXPECT_EQ(list(), (nlohmann::json{{"total", 0}, {"items", nlohmann::json::array()}})); }
 
 TEST_F(LogTest, NewestFirstWithTotalAndTheWholeEntry) {
   add("old@x.example", "old", 30);
@@ -57,8 +56,8 @@ TEST_F(LogTest, NewestFirstWithTotalAndTheWholeEntry) {
   EXPECT_EQ(body["total"], 3);
   EXPECT_EQ(subjects(""), (Subjects{"new", "mid", "old"}));
   const auto& first = body["items"][0];
-  for (const char* field : {"id", "sender_address", "subject", "llm_classification", "llm_confidence",
-                            "final_action", "status", "sender_type", "mailbox", "received_at"})
+  for (const char* field : {"id", "sender_address", "subject", "llm_classification", "llm_confidence", "final_action",
+                            "status", "sender_type", "mailbox", "received_at"})
     EXPECT_TRUE(first.contains(field)) << field;
   EXPECT_TRUE(first["received_at"].get<std::string>().ends_with("+00:00")) << first["received_at"];
   EXPECT_DOUBLE_EQ(first["llm_confidence"].get<double>(), 0.9);
@@ -92,7 +91,8 @@ TEST_F(LogTest, TotalsFollowEveryKindOfWrite) {
           if (!status.empty()) query += "&status=" + status, where += " AND status = '" + status + "'";
           if (!type.empty()) query += "&sender_type=" + type, where += " AND sender_type = '" + type + "'";
           if (!label.empty()) query += "&classification=" + label, where += " AND llm_classification = '" + label + "'";
-          EXPECT_EQ(std::to_string(list(query)["total"].get<int>()), sql("SELECT count(*) FROM email_log WHERE " + where))
+          EXPECT_EQ(std::to_string(list(query)["total"].get<int>()),
+                    sql("SELECT count(*) FROM email_log WHERE " + where))
               << when << " " << query;
         }
   };

@@ -9,8 +9,8 @@
 namespace {
 
 using core::testing::HttpResponse;
-using nlohmann::json;
 using mail_triage::testing::kMailbox;
+using nlohmann::json;
 using ProcessTest = mail_triage::testing::SandboxTest;
 
 }  // namespace
@@ -42,7 +42,9 @@ TEST_F(ProcessTest, LogsEveryUnreadMessageOnceWithItsSenderTypeAndActsOnIt) {
   EXPECT_EQ(entry(old), "");
   EXPECT_EQ(sql("SELECT sender_address FROM email_log WHERE message_id = '" + support + "'"), "anna@contoso.example");
   EXPECT_EQ(sql("SELECT count(DISTINCT run_id) FROM email_log"), "1");
-  EXPECT_EQ(sql("SELECT bool_and(llm_prompt_tokens > 0 AND llm_model = 'gpt-4o-mini') FROM email_log WHERE status = 'completed'"), "t");
+  EXPECT_EQ(sql("SELECT bool_and(llm_prompt_tokens > 0 AND llm_model = 'gpt-4o-mini') FROM email_log WHERE status = "
+                "'completed'"),
+            "t");
 
   // whitelisted mail never reaches the model; the mail is delimited data in the user message
   const auto calls = fakes.model().requests();
@@ -149,7 +151,8 @@ TEST_F(ProcessTest, NoReadableMailboxIsA502AndNoConfigurationA503) {
   EXPECT_EQ(none.status, 502u);
   EXPECT_EQ(none.header("content-type"), "application/problem+json");
   core::testing::RunningService bare(mail_triage::definition(), database.url(), {{"API_KEYS", "k"}});
-  const auto unconfigured = core::testing::http(bare.port(), "POST", "/api/v1/process", "", {{"Authorization", "Bearer k"}});
+  const auto unconfigured =
+      core::testing::http(bare.port(), "POST", "/api/v1/process", "", {{"Authorization", "Bearer k"}});
   EXPECT_EQ(unconfigured.status, 503u);
   EXPECT_NE(unconfigured.json()["detail"].get<std::string>().find("GRAPH_TENANT_ID"), std::string::npos);
 }
@@ -159,8 +162,11 @@ TEST_F(ProcessTest, AMessageLeftProcessingByACrashedRunIsTakenUpAfterTheTimeout)
   const auto stale = add("Printer not working", "a@contoso.example", "help");
   const auto fresh = add("VPN not working", "b@contoso.example", "help");
   sql("INSERT INTO email_log (mailbox, message_id, sender_address, received_at, status, updated_at) VALUES "
-      "('inbox@msp.example', '" + stale + "', 'a@contoso.example', now(), 'processing', now() - interval '31 minutes'), "
-      "('inbox@msp.example', '" + fresh + "', 'b@contoso.example', now(), 'processing', now() - interval '5 minutes')");
+      "('inbox@msp.example', '" +
+      stale +
+      "', 'a@contoso.example', now(), 'processing', now() - interval '31 minutes'), "
+      "('inbox@msp.example', '" +
+      fresh + "', 'b@contoso.example', now(), 'processing', now() - interval '5 minutes')");
   start();
   EXPECT_EQ(process().json()["processed"], 1);
   EXPECT_EQ(sql("SELECT status FROM email_log WHERE message_id = '" + stale + "'"), "completed");

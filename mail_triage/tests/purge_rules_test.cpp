@@ -12,7 +12,9 @@ using Strings = std::vector<std::string>;
 
 struct PurgeRulesTest : mail_triage::testing::ApiTest {
   static json rule(const std::string& address, int days = 30) {
-    return {{"email_address", address}, {"display_name", "Noise from " + address}, {"older_than_days", days},
+    return {{"email_address", address},
+            {"display_name", "Noise from " + address},
+            {"older_than_days", days},
             {"notes", "too much"}};
   }
   std::string create(const std::string& address, int days = 30) {
@@ -36,7 +38,8 @@ TEST_F(PurgeRulesTest, PostCreatesARuleStoredLowercased) {
   EXPECT_EQ(r["is_active"], true);
   EXPECT_TRUE(core::is_uuid(r["id"].get<std::string>()));
 
-  const auto minimal = call("POST", "/api/v1/purge-rules", json{{"email_address", "a@x.example"}, {"older_than_days", 1}});
+  const auto minimal =
+      call("POST", "/api/v1/purge-rules", json{{"email_address", "a@x.example"}, {"older_than_days", 1}});
   ASSERT_EQ(minimal.status, 201u) << minimal.body;
   EXPECT_EQ(minimal.json()["display_name"], "");
   EXPECT_TRUE(minimal.json()["notes"].is_null());
@@ -122,7 +125,8 @@ TEST_F(PurgeRulesTest, PutWithIsActiveFalseDeactivatesAndUpdatesTheOtherFields) 
 TEST_F(PurgeRulesTest, PutToAnotherRulesAddressIs409AndChangesNothing) {
   const auto a = create("a@x.example");
   create("b@x.example");
-  const auto res = call("PUT", "/api/v1/purge-rules/" + a, json{{"email_address", "B@X.example"}, {"older_than_days", 5}});
+  const auto res =
+      call("PUT", "/api/v1/purge-rules/" + a, json{{"email_address", "B@X.example"}, {"older_than_days", 5}});
   EXPECT_EQ(res.status, 409u);
   EXPECT_EQ(res.header("content-type"), "application/problem+json");
   EXPECT_EQ(sql("SELECT email_address || ' ' || older_than_days FROM purge_rules WHERE id = '" + a + "'"),

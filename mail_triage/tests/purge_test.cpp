@@ -9,8 +9,8 @@
 namespace {
 
 using core::testing::HttpResponse;
-using nlohmann::json;
 using mail_triage::testing::kMailbox;
+using nlohmann::json;
 
 struct PurgeTest : mail_triage::testing::SandboxTest {
   // A message `days_ago` days old (and an hour, so it is clearly past a threshold of that many days).
@@ -21,8 +21,7 @@ struct PurgeTest : mail_triage::testing::SandboxTest {
     m.from_address = from;
     m.folder = std::move(folder);
     m.is_read = true;
-    m.received_at = core::now() -
-                    std::chrono::days(days_ago) - std::chrono::hours(1);
+    m.received_at = core::now() - std::chrono::days(days_ago) - std::chrono::hours(1);
     return fakes.graph().add_message(mailbox, std::move(m));
   }
   HttpResponse purge(const json& body) { return post("/api/v1/purge/execute", body.dump()); }
@@ -222,8 +221,10 @@ TEST_F(PurgeTest, ADeletionThePlatformRefusesIsAFailedAuditRowAndTheRestGoOn) {
   EXPECT_EQ(error["address"], "promo@shop.example");
   EXPECT_NE(error["error"].get<std::string>().find("500"), std::string::npos);
   EXPECT_EQ(fakes.graph().deleted(kMailbox).size(), 3u);
-  EXPECT_EQ(sql("SELECT string_agg(status, ',' ORDER BY status) FROM purge_deletions"), "deleted,deleted,deleted,failed");
-  EXPECT_EQ(sql("SELECT message_id FROM purge_deletions WHERE status = 'failed'"), error["message_id"].get<std::string>());
+  EXPECT_EQ(sql("SELECT string_agg(status, ',' ORDER BY status) FROM purge_deletions"),
+            "deleted,deleted,deleted,failed");
+  EXPECT_EQ(sql("SELECT message_id FROM purge_deletions WHERE status = 'failed'"),
+            error["message_id"].get<std::string>());
   EXPECT_EQ(sql("SELECT error IS NOT NULL AND deleted_at IS NULL FROM purge_deletions WHERE status = 'failed'"), "t");
 
   // the one that stayed is found again by the next purge

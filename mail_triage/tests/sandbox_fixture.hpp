@@ -37,7 +37,8 @@ struct SandboxTest : ::testing::Test {
     return core::config::Environment(env.begin(), env.end());
   }
   void start(const std::map<std::string, std::string>& extra = {}) {
-    svc = std::make_unique<core::testing::RunningService>(mail_triage::definition(), database.url(), environment(extra));
+    svc =
+        std::make_unique<core::testing::RunningService>(mail_triage::definition(), database.url(), environment(extra));
   }
   HttpResponse process() { return post("/api/v1/process"); }
   HttpResponse post(const std::string& path, const std::string& body = "") {
@@ -50,8 +51,7 @@ struct SandboxTest : ::testing::Test {
     m.from_address = std::move(from);
     m.from_name = "Someone";
     m.body = std::move(body);
-    m.received_at = core::now() -
-                    std::chrono::hours(hours_ago);
+    m.received_at = core::now() - std::chrono::hours(hours_ago);
     m.is_read = read;
     return fakes.graph().add_message(kMailbox, std::move(m));
   }
@@ -63,8 +63,10 @@ struct SandboxTest : ::testing::Test {
   }
   // status|sender_type|classification|action of the entry for a message id
   std::string entry(const std::string& id) {
-    return sql("SELECT concat_ws('|', status, sender_type, coalesce(llm_classification, '-'), coalesce(final_action, '-')) "
-               "FROM email_log WHERE message_id = '" + id + "'");
+    return sql(
+        "SELECT concat_ws('|', status, sender_type, coalesce(llm_classification, '-'), coalesce(final_action, '-')) "
+        "FROM email_log WHERE message_id = '" +
+        id + "'");
   }
 };
 

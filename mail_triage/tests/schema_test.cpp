@@ -42,10 +42,14 @@ TEST_F(SchemaTest, AMessageIsLoggedOnce) {
 }
 
 TEST_F(SchemaTest, EnumsAndRangesAreEnforced) {
-  expect_rejected("INSERT INTO email_log (mailbox, message_id, sender_address, received_at, status) "
-                  "VALUES ('m', '1', 'a@b', now(), 'done')", "email_log_status_check");
-  expect_rejected("INSERT INTO email_log (mailbox, message_id, sender_address, received_at, llm_confidence) "
-                  "VALUES ('m', '1', 'a@b', now(), 1.5)", "email_log_llm_confidence_check");
+  expect_rejected(
+      "INSERT INTO email_log (mailbox, message_id, sender_address, received_at, status) "
+      "VALUES ('m', '1', 'a@b', now(), 'done')",
+      "email_log_status_check");
+  expect_rejected(
+      "INSERT INTO email_log (mailbox, message_id, sender_address, received_at, llm_confidence) "
+      "VALUES ('m', '1', 'a@b', now(), 1.5)",
+      "email_log_llm_confidence_check");
   expect_rejected("INSERT INTO purge_rules (email_address, older_than_days) VALUES ('a@b', 0)",
                   "purge_rules_older_than_days_check");
   expect_rejected("INSERT INTO purge_rules (email_address, older_than_days) VALUES ('a@b', 3651)",
@@ -72,15 +76,19 @@ TEST_F(SchemaTest, WhitelistNeedsASenderAndHasOneActiveEntryEach) {
 }
 
 TEST_F(SchemaTest, DbApiUsersRules) {
-  run("INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('reporting', 'svc_reporting', 'read_only')");
+  run("INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('reporting', 'svc_reporting', "
+      "'read_only')");
   expect_rejected("INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('ab', 'svc_ab', 'full')",
                   "db_api_users_username_check");
-  expect_rejected("INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('Upper', 'svc_Upper', 'full')",
-                  "db_api_users_username_check");
-  expect_rejected("INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('etl_job', 'etl_job', 'full')",
-                  "db_api_users_check");
-  expect_rejected("INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('etl_job', 'svc_etl_job', 'admin')",
-                  "db_api_users_permission_level_check");
+  expect_rejected(
+      "INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('Upper', 'svc_Upper', 'full')",
+      "db_api_users_username_check");
+  expect_rejected(
+      "INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('etl_job', 'etl_job', 'full')",
+      "db_api_users_check");
+  expect_rejected(
+      "INSERT INTO db_api_users (username, role_name, permission_level) VALUES ('etl_job', 'svc_etl_job', 'admin')",
+      "db_api_users_permission_level_check");
   expect_rejected("UPDATE db_api_users SET is_active = false", "db_api_users_revocation");
   run("UPDATE db_api_users SET is_active = false, revoked_at = now(), revoked_by = 'admin'");
 }

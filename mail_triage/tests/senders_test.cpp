@@ -6,7 +6,8 @@ using nlohmann::json;
 
 namespace {
 
-struct SendersTest : mail_triage::testing::ApiTest {  json profile(const std::string& address, const std::string& type = "vendor") {
+struct SendersTest : mail_triage::testing::ApiTest {
+  json profile(const std::string& address, const std::string& type = "vendor") {
     return {{"email_address", address},
             {"display_name", "Name of " + address},
             {"sender_type", type},
@@ -80,7 +81,7 @@ TEST_F(SendersTest, PutReplacesTheFields) {
   ASSERT_EQ(res.status, 200u) << res.body;
   const auto p = res.json();
   EXPECT_EQ(p["email_address"], "new@x.example");
-  EXPECT_EQ(p["display_name"], "");                 // replaced, not merged
+  EXPECT_EQ(p["display_name"], "");  // replaced, not merged
   EXPECT_EQ(p["email_types"], json::array());
   EXPECT_EQ(p["processing_instructions"], "");
   EXPECT_EQ(p["sender_type"], "customer");

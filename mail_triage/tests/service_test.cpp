@@ -7,5 +7,5 @@ using core::testing::ServiceContract;
 using core::testing::ServiceUnderTest;
 
 INSTANTIATE_TEST_SUITE_P(MailTriage, ServiceContract,
-                         ::testing::Values(ServiceUnderTest{&mail_triage::definition(), MAIL_TRIAGE_BINARY,
-                                                            {{"API_KEYS", "contract-test-key"}}}));
+                         ::testing::Values(ServiceUnderTest{
+                             &mail_triage::definition(), MAIL_TRIAGE_BINARY, {{"API_KEYS", "contract-test-key"}}}));

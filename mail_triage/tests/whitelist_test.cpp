@@ -20,7 +20,7 @@ struct WhitelistTest : mail_triage::testing::ApiTest {
     const auto body = call("GET", target).json();
     for (const auto& e : body["items"])
       out.push_back(e["email_address"].is_null() ? "@" + e["domain"].get<std::string>()
-                                                  : e["email_address"].get<std::string>());
+                                                 : e["email_address"].get<std::string>());
     return out;
   }
   // An active entry whose expiry has passed (the API refuses to create one).
@@ -34,8 +34,10 @@ struct WhitelistTest : mail_triage::testing::ApiTest {
 
 TEST_F(WhitelistTest, PostCreatesAnEntryByAddressOrDomainOrBoth) {
   const auto res = call("POST", "/api/v1/whitelist",
-                        json{{"email_address", "CEO@Customer.example"}, {"description", "our biggest customer"},
-                             {"added_by", "jane"}, {"expires_at", "2099-12-31T23:59:59+01:00"}});
+                        json{{"email_address", "CEO@Customer.example"},
+                             {"description", "our biggest customer"},
+                             {"added_by", "jane"},
+                             {"expires_at", "2099-12-31T23:59:59+01:00"}});
   ASSERT_EQ(res.status, 201u) << res.body;
   const auto e = res.json();
   EXPECT_EQ(e["email_address"], "ceo@customer.example");
@@ -59,8 +61,8 @@ TEST_F(WhitelistTest, PostCreatesAnEntryByAddressOrDomainOrBoth) {
 }
 
 TEST_F(WhitelistTest, PostWithNeitherAddressNorDomainIs400NamingBoth) {
-  for (const json& body : {json::object(), json{{"email_address", nullptr}, {"domain", nullptr}},
-                           json{{"description", "nobody"}}}) {
+  for (const json& body :
+       {json::object(), json{{"email_address", nullptr}, {"domain", nullptr}}, json{{"description", "nobody"}}}) {
     const auto res = call("POST", "/api/v1/whitelist", body);
     EXPECT_EQ(res.status, 400u) << body;
     EXPECT_EQ(res.header("content-type"), "application/problem+json");
@@ -70,16 +72,18 @@ TEST_F(WhitelistTest, PostWithNeitherAddressNorDomainIs400NamingBoth) {
 }
 
 TEST_F(WhitelistTest, PostValidatesEveryField) {
-  const auto res = call("POST", "/api/v1/whitelist",
-                        json{{"email_address", "not an address"}, {"domain", "no_domain"}, {"added_by", 5},
-                             {"expires_at", "next week"}});
+  const auto res = call(
+      "POST", "/api/v1/whitelist",
+      json{{"email_address", "not an address"}, {"domain", "no_domain"}, {"added_by", 5}, {"expires_at", "next week"}});
   ASSERT_EQ(res.status, 400u);
   EXPECT_EQ(error_fields(res), (Strings{"email_address", "domain", "added_by", "expires_at"}));
 
-  const auto past = call("POST", "/api/v1/whitelist", json{{"domain", "x.example"}, {"expires_at", "2020-01-01T00:00:00Z"}});
+  const auto past =
+      call("POST", "/api/v1/whitelist", json{{"domain", "x.example"}, {"expires_at", "2020-01-01T00:00:00Z"}});
   EXPECT_EQ(past.status, 400u);
   EXPECT_EQ(error_fields(past), Strings{"expires_at"});
-  const auto no_offset = call("POST", "/api/v1/whitelist", json{{"domain", "x.example"}, {"expires_at", "2099-01-01T00:00:00"}});
+  const auto no_offset =
+      call("POST", "/api/v1/whitelist", json{{"domain", "x.example"}, {"expires_at", "2099-01-01T00:00:00"}});
   EXPECT_EQ(error_fields(no_offset), Strings{"expires_at"});
   EXPECT_EQ(count_rows(), "0");
 }
@@ -130,7 +134,7 @@ TEST_F(WhitelistTest, DeleteDeactivatesAndReturnsTheEntry) {
   EXPECT_EQ(res.json()["id"], id);
   EXPECT_EQ(res.json()["is_active"], false);
   EXPECT_EQ(listed(), Strings{});
-  EXPECT_EQ(count_rows(), "1");  // the row remains
+  EXPECT_EQ(count_rows(), "1");                                       // the row remains
   EXPECT_EQ(call("DELETE", "/api/v1/whitelist/" + id).status, 200u);  // deactivating twice is harmless
 }
 

@@ -112,9 +112,8 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
   identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  routes.get("/api/admin/company-scope", Access::admin(), [&db](Request&) {
-    return core::app::json_document(db, kListScope);
-  });
+  routes.get("/api/admin/company-scope", Access::admin(),
+             [&db](Request&) { return core::app::json_document(db, kListScope); });
 
   routes.patch("/api/admin/company-scope/{companyId}", Access::admin(), [&db](Request& req) {
     const auto company_id = digits_id(req.param("companyId"));
@@ -128,9 +127,8 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
                                     kSetScope, *company_id, in_scope, std::move(note), current_user(req).email);
   });
 
-  routes.get("/api/admin/display-settings", Access::admin(), [&db](Request&) {
-    return core::app::json_document(db, kDisplaySettings);
-  });
+  routes.get("/api/admin/display-settings", Access::admin(),
+             [&db](Request&) { return core::app::json_document(db, kDisplaySettings); });
 
   routes.post("/api/admin/display-settings", Access::admin(), [&db](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
@@ -169,12 +167,9 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
 void install_data_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
   identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
-  routes.get("/api/data/company-categories", [&db](Request&) {
-    return core::app::json_document(db, kCompanyCategories);
-  });
-  routes.get("/api/data/companies-list", [&db](Request&) {
-    return core::app::json_document(db, kCompaniesList);
-  });
+  routes.get("/api/data/company-categories",
+             [&db](Request&) { return core::app::json_document(db, kCompanyCategories); });
+  routes.get("/api/data/companies-list", [&db](Request&) { return core::app::json_document(db, kCompaniesList); });
 }
 
 }  // namespace ops_console

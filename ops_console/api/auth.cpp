@@ -19,11 +19,14 @@ using nlohmann::json;
 
 namespace {
 
-const core::json::StringRule kEmail{.min_length = 1, .max_length = 320, .check = core::is_email_address,
-                                    .check_message = "must be an e-mail address", .lowercase = true};
+const core::json::StringRule kEmail{.min_length = 1,
+                                    .max_length = 320,
+                                    .check = core::is_email_address,
+                                    .check_message = "must be an e-mail address",
+                                    .lowercase = true};
 const core::json::StringRule kPassword{.min_length = 1, .max_length = identity::kMaxPasswordLength, .trim = false};
-const core::json::StringRule kNewPassword{.min_length = identity::kMinPasswordLength,
-                                          .max_length = identity::kMaxPasswordLength, .trim = false};
+const core::json::StringRule kNewPassword{
+    .min_length = identity::kMinPasswordLength, .max_length = identity::kMaxPasswordLength, .trim = false};
 const core::json::StringRule kName{.min_length = 1, .max_length = 200};
 
 constexpr std::string_view kAnyUser = "SELECT EXISTS (SELECT 1 FROM users)";
@@ -46,7 +49,8 @@ Response with_session(Response res, const Request& req, const std::string& token
 
 json user_json(const identity::User& u) {
   json permissions = json::array();
-  for (const auto& [resource, action] : u.permissions) permissions.push_back({{"resource", resource}, {"action", action}});
+  for (const auto& [resource, action] : u.permissions)
+    permissions.push_back({{"resource", resource}, {"action", action}});
   return {{"id", u.id},
           {"email", u.email},
           {"name", u.name},

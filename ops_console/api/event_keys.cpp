@@ -45,8 +45,11 @@ bool is_event_key(std::string_view key) {
   return std::regex_match(key.begin(), key.end(), pattern);
 }
 
-const core::json::StringRule kKey{.min_length = 1, .max_length = 128, .check = is_event_key,
-                                  .check_message = "must match ^[a-z][a-z0-9_]*$", .lowercase = true};
+const core::json::StringRule kKey{.min_length = 1,
+                                  .max_length = 128,
+                                  .check = is_event_key,
+                                  .check_message = "must match ^[a-z][a-z0-9_]*$",
+                                  .lowercase = true};
 const core::json::StringRule kDescription{.max_length = 500};
 const core::json::IntRule kSortOrder{.min = -1'000'000, .max = 1'000'000};
 
@@ -58,9 +61,8 @@ void install_event_key_routes(core::app::Context& ctx, std::shared_ptr<identity:
   identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  routes.get("/api/admin/notify-event-keys", Access::admin(), [&db](Request&) {
-    return core::app::json_document(db, kList);
-  });
+  routes.get("/api/admin/notify-event-keys", Access::admin(),
+             [&db](Request&) { return core::app::json_document(db, kList); });
 
   routes.post("/api/admin/notify-event-keys", Access::admin(), [&db](Request& req) {
     const auto body = core::json::parse_object(req.body);
@@ -70,10 +72,11 @@ void install_event_key_routes(core::app::Context& ctx, std::shared_ptr<identity:
     const auto sort_order = in.optional_integer("sort_order", kSortOrder).value_or(0);
     const bool is_active = in.optional_boolean("is_active").value_or(true);
     in.finish();
-    return core::app::json_resource(
-        db, {.missing = no_key(key), .duplicate = Problem::conflict("the notify event key " + key + " exists already"),
-             .found = core::http::Status::created},
-        kCreate, key, std::move(description), sort_order, is_active);
+    return core::app::json_resource(db,
+                                    {.missing = no_key(key),
+                                     .duplicate = Problem::conflict("the notify event key " + key + " exists already"),
+                                     .found = core::http::Status::created},
+                                    kCreate, key, std::move(description), sort_order, is_active);
   });
 
   routes.put("/api/admin/notify-event-keys/{key}", Access::admin(), [&db](Request& req) {
@@ -88,12 +91,13 @@ void install_event_key_routes(core::app::Context& ctx, std::shared_ptr<identity:
                                     sort_order.value, is_active.value);
   });
 
-  routes.del("/api/admin/notify-event-keys/{key}", Access::admin(), [&db](Request& req) -> boost::asio::awaitable<core::http::Response> {
-    const std::string key = core::to_lower(req.param("key"));
-    const auto rows = co_await db.query(kDelete, key);
-    if (rows.empty()) throw no_key(key);
-    co_return core::http::Response::empty();
-  });
+  routes.del("/api/admin/notify-event-keys/{key}", Access::admin(),
+             [&db](Request& req) -> boost::asio::awaitable<core::http::Response> {
+               const std::string key = core::to_lower(req.param("key"));
+               const auto rows = co_await db.query(kDelete, key);
+               if (rows.empty()) throw no_key(key);
+               co_return core::http::Response::empty();
+             });
 }
 
 }  // namespace ops_console

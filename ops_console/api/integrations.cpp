@@ -63,31 +63,32 @@ void install_integration_routes(core::app::Context& ctx, std::shared_ptr<identit
   identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
 
-  routes.get("/api/admin/integrations",
-                 Access::permission("admin", "access"), [&db, registry](Request&) -> awaitable<Response> {
-                   const auto rows = co_await db.query(kList);
-                   const auto effective = co_await registry->disabled();
-                   json items = json::array();
-                   for (const auto& r : rows)
-                     items.push_back(item_json(r, *registry, effective.contains(r.get<std::string>(0))));
-                   co_return Response::json({{"items", items}, {"env_disabled", registry->env_disabled()}});
-                 });
+  routes.get("/api/admin/integrations", Access::permission("admin", "access"),
+             [&db, registry](Request&) -> awaitable<Response> {
+               const auto rows = co_await db.query(kList);
+               const auto effective = co_await registry->disabled();
+               json items = json::array();
+               for (const auto& r : rows)
+                 items.push_back(item_json(r, *registry, effective.contains(r.get<std::string>(0))));
+               co_return Response::json({{"items", items}, {"env_disabled", registry->env_disabled()}});
+             });
 
-  routes.patch("/api/admin/integrations",
-                   Access::permission("admin", "access"), [&db, registry](Request& req) -> awaitable<Response> {
-                     const auto body = core::json::parse_object(req.body);
-                     core::json::BodyReader in(body);
-                     const auto key = integrations::canonical_key(in.string("key", kKey));
-                     const bool disabled = in.boolean("disabled");
-                     auto reason = in.optional_string("reason", kReason);
-                     in.finish();
-                     const auto rows = co_await db.query(kToggle, key, disabled, std::move(reason), current_user(req).email);
-                     if (rows.empty()) throw Problem::not_found("no integration " + key);
-                     registry->clear_cache();
-                     // what the next read of the cache will say, without reading it
-                     const bool effective = disabled || registry->env_disabled().contains(key);
-                     co_return Response::json(item_json(rows.front(), *registry, effective));
-                   });
+  routes.patch("/api/admin/integrations", Access::permission("admin", "access"),
+               [&db, registry](Request& req) -> awaitable<Response> {
+                 const auto body = core::json::parse_object(req.body);
+                 core::json::BodyReader in(body);
+                 const auto key = integrations::canonical_key(in.string("key", kKey));
+                 const bool disabled = in.boolean("disabled");
+                 auto reason = in.optional_string("reason", kReason);
+                 in.finish();
+                 const auto rows =
+                     co_await db.query(kToggle, key, disabled, std::move(reason), current_user(req).email);
+                 if (rows.empty()) throw Problem::not_found("no integration " + key);
+                 registry->clear_cache();
+                 // what the next read of the cache will say, without reading it
+                 const bool effective = disabled || registry->env_disabled().contains(key);
+                 co_return Response::json(item_json(rows.front(), *registry, effective));
+               });
 }
 
 }  // namespace ops_console

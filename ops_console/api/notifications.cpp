@@ -4,8 +4,8 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
-#include "ops_console/notify/channels.hpp"
 #include "ops_console/identity/routes.hpp"
+#include "ops_console/notify/channels.hpp"
 
 namespace ops_console {
 
@@ -142,7 +142,9 @@ awaitable<Stored> load_for(core::db::Pool& db, const Request& req) {
   if (rows.empty()) throw no_channel(id);
   const auto& r = rows.front();
   Stored s{.owner = r.get<std::optional<std::int64_t>>(0),
-           .channel = {.id = id, .type = std::string(r.text(1)), .name = std::string(r.text(2)),
+           .channel = {.id = id,
+                       .type = std::string(r.text(1)),
+                       .name = std::string(r.text(2)),
                        .config = json::parse(r.text(3))},
            .rendered = std::string(r.text(4))};
   const auto& user = current_user(req);
@@ -185,12 +187,12 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
                             ? notify::read_config(type, body["config"], notifier->settings(), in)
                             : json::object();
     in.finish();
-    return core::app::json_resource(
-        db,
-        {.missing = Problem::invalid_field("owner_user_id", "no such user"),
-         .duplicate = Problem::conflict("user " + std::to_string(owner.value_or(0)) + " has a " + type + " channel already"),
-         .found = core::http::Status::created},
-        kCreate, type, owner, name, enabled, config);
+    return core::app::json_resource(db,
+                                    {.missing = Problem::invalid_field("owner_user_id", "no such user"),
+                                     .duplicate = Problem::conflict("user " + std::to_string(owner.value_or(0)) +
+                                                                    " has a " + type + " channel already"),
+                                     .found = core::http::Status::created},
+                                    kCreate, type, owner, name, enabled, config);
   });
 
   routes.get("/api/notification-channels/{id}", [&db](Request& req) -> awaitable<Response> {
@@ -226,18 +228,16 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     co_return Response::empty();
   });
 
-  routes.post("/api/notification-channels/{id}/test",
-                  [&db, notifier](Request& req) -> awaitable<Response> {
-                    const Stored s = co_await load_for(db, req);
-                    const auto delivery = co_await notifier->send_test(s.channel);
-                    co_return test_result(s.channel.id, delivery);
-                  });
+  routes.post("/api/notification-channels/{id}/test", [&db, notifier](Request& req) -> awaitable<Response> {
+    const Stored s = co_await load_for(db, req);
+    const auto delivery = co_await notifier->send_test(s.channel);
+    co_return test_result(s.channel.id, delivery);
+  });
 
   // ---- The session user's personal channels --------------------------------------------------
 
-  routes.get("/api/me/channels", [&db](Request& req) {
-    return core::app::json_document(db, kMine, current_user(req).id);
-  });
+  routes.get("/api/me/channels",
+             [&db](Request& req) { return core::app::json_document(db, kMine, current_user(req).id); });
 
   routes.put("/api/me/channels/{type}", [&db, notifier](Request& req) -> awaitable<Response> {
     const std::string type = channel_type_of(req);
@@ -252,8 +252,8 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     const auto existing = co_await db.query(kMineOfType, user_id, type);
     const json stored = existing.empty() ? json::object() : json::parse(existing.front().text(2));
     core::json::Errors errors;
-    const json config = notify::read_config(type, notify::overlay_config(stored, body["config"], false),
-                                            notifier->settings(), errors);
+    const json config =
+        notify::read_config(type, notify::overlay_config(stored, body["config"], false), notifier->settings(), errors);
     errors.finish();
 
     const auto rows = co_await db.query(kUpsertMine, user_id, type, name, enabled, config);
@@ -278,8 +278,8 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     const auto rows = co_await db.query(kMineOfType, current_user(req).id, type);
     if (rows.empty()) throw Problem::not_found("you have no " + type + " channel");
     const auto& r = rows.front();
-    const notify::Channel channel{.id = r.get<std::int64_t>(0), .type = type, .name = std::string(r.text(1)),
-                                  .config = json::parse(r.text(2))};
+    const notify::Channel channel{
+        .id = r.get<std::int64_t>(0), .type = type, .name = std::string(r.text(1)), .config = json::parse(r.text(2))};
     const auto delivery = co_await notifier->send_test(channel);
     co_return test_result(channel.id, delivery);
   });
@@ -297,10 +297,10 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
       for (const auto type : notify::kChannelTypes)
         matrix[key][std::string(type)] = explicit_cells.value(std::string(type), true);  // opt-out
     }
-    co_return Response::json({{"eventKeys", keys},
-                              {"channelTypes", json(std::vector<std::string>(notify::kChannelTypes.begin(),
-                                                                              notify::kChannelTypes.end()))},
-                              {"matrix", matrix}});
+    co_return Response::json(
+        {{"eventKeys", keys},
+         {"channelTypes", json(std::vector<std::string>(notify::kChannelTypes.begin(), notify::kChannelTypes.end()))},
+         {"matrix", matrix}});
   });
 
   routes.put("/api/me/notification-subscriptions", [&db](Request& req) {

@@ -3,11 +3,11 @@
 //
 //   GET    /api/notification-channels?owner=global|personal|all   admins: every row with owner_email;
 //                                                                 others: global channels, no configuration
-//   POST   /api/notification-channels                (admin) {channel_type, owner_user_id?, name?, enabled?, config} → 201
-//   GET    /api/notification-channels/{id}           admin, or the owner of a personal channel
-//   PATCH  /api/notification-channels/{id}           {name?, enabled?, config?} (config merges over the stored one)
-//   DELETE /api/notification-channels/{id}           → 204
-//   POST   /api/notification-channels/{id}/test      sends a test message → {channel_id, delivered, ...}
+//   POST   /api/notification-channels                (admin) {channel_type, owner_user_id?, name?, enabled?, config} →
+//   201 GET    /api/notification-channels/{id}           admin, or the owner of a personal channel PATCH
+//   /api/notification-channels/{id}           {name?, enabled?, config?} (config merges over the stored one) DELETE
+//   /api/notification-channels/{id}           → 204 POST   /api/notification-channels/{id}/test      sends a test
+//   message → {channel_id, delivered, ...}
 //
 //   GET    /api/me/channels                          the session user's personal channels
 //   PUT    /api/me/channels/{type}                   upsert, then a best-effort test → {channel, test}

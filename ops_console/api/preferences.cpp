@@ -41,8 +41,8 @@ constexpr std::string_view kSetName = R"sql(
 
 // {<field>: value, source: user|default}
 Response preference(std::string_view field, const std::optional<std::string>& value, std::string_view fallback) {
-  return Response::json({{std::string(field), value.value_or(std::string(fallback))},
-                         {"source", value ? "user" : "default"}});
+  return Response::json(
+      {{std::string(field), value.value_or(std::string(fallback))}, {"source", value ? "user" : "default"}});
 }
 
 std::string read_one(const Request& req, std::string_view field, const core::json::StringRule& rule) {
@@ -66,7 +66,8 @@ void install_preference_routes(core::app::Context& ctx, std::shared_ptr<identity
   routes.put("/api/me/timezone", [&db](Request& req) -> awaitable<Response> {
     const std::string zone = read_one(req, "timezone", kTimezone);
     const auto rows = co_await db.query(kSetTimezone, current_user(req).id, zone);
-    if (rows.empty()) throw Problem::invalid_field("timezone", "is not a time zone name the server knows (IANA, e.g. Europe/Berlin)");
+    if (rows.empty())
+      throw Problem::invalid_field("timezone", "is not a time zone name the server knows (IANA, e.g. Europe/Berlin)");
     co_return preference("timezone", zone, kDefaultTimezone);
   });
 

@@ -42,10 +42,14 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool has_value = i + 1 < args.size();
-    if (a == "--email" && has_value) email = core::to_lower(core::trim(args[++i]));
-    else if (a == "--name" && has_value) name = std::string(core::trim(args[++i]));
-    else if (a == "--admin") admin = true;
-    else if (a == "--password-stdin") password_stdin = true;
+    if (a == "--email" && has_value)
+      email = core::to_lower(core::trim(args[++i]));
+    else if (a == "--name" && has_value)
+      name = std::string(core::trim(args[++i]));
+    else if (a == "--admin")
+      admin = true;
+    else if (a == "--password-stdin")
+      password_stdin = true;
     else if (a == "--permission" && has_value) {
       std::smatch m;
       const std::string& p = args[++i];

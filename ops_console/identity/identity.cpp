@@ -29,7 +29,10 @@ constexpr std::string_view kCredentials = "SELECT id, password_hash FROM users W
 
 // Where the sessions and failures are, and the user a live session is for, in the same query.
 core::auth::SessionTables session_tables() {
-  return {.sessions = "sessions", .subject = "user_id", .failures = "login_failures", .account = "email",
+  return {.sessions = "sessions",
+          .subject = "user_id",
+          .failures = "login_failures",
+          .account = "email",
           .lookup = "SELECT " + std::string(kUserColumns) + " FROM users u JOIN live ON live.subject = u.id"};
 }
 
@@ -64,11 +67,11 @@ IdentitySettings read_identity_settings(core::config::Reader& env) {
   IdentitySettings s;
   s.idle = std::chrono::minutes(
       env.integer("SESSION_IDLE_MINUTES", 30, "a session ends after this long without a request", {1, 1440}));
-  s.lifetime = std::chrono::hours(
-      env.integer("SESSION_MAX_HOURS", 12, "a session ends this long after sign-in", {1, 720}));
-  s.slowdown.step = std::chrono::milliseconds(env.integer(
-      "LOGIN_DELAY_MS", 1000, "delay per repeated failed sign-in of an account (from the third, at most five steps)",
-      {0, 10'000}));
+  s.lifetime =
+      std::chrono::hours(env.integer("SESSION_MAX_HOURS", 12, "a session ends this long after sign-in", {1, 720}));
+  s.slowdown.step = std::chrono::milliseconds(
+      env.integer("LOGIN_DELAY_MS", 1000,
+                  "delay per repeated failed sign-in of an account (from the third, at most five steps)", {0, 10'000}));
   return s;
 }
 
@@ -116,7 +119,8 @@ awaitable<std::string> Identity::start_session(std::int64_t user_id, std::string
 awaitable<void> Identity::end_session(std::string token) { co_await sessions_.end(std::move(token)); }
 
 core::http::Handler auth(std::shared_ptr<Identity> identity, core::http::Handler handler) {
-  return guarded(std::move(identity), [](const User&) {}, std::move(handler));
+  return guarded(
+      std::move(identity), [](const User&) {}, std::move(handler));
 }
 
 core::http::Handler admin(std::shared_ptr<Identity> identity, core::http::Handler handler) {
@@ -145,7 +149,8 @@ const User& current_user(const Request& req) {
 }
 
 std::string session_cookie(const Request& req, const std::string& token) {
-  if (token.empty()) return core::http::set_cookie(req, {.name = kSessionCookie, .value = "", .same_site = "Lax", .max_age = 0});
+  if (token.empty())
+    return core::http::set_cookie(req, {.name = kSessionCookie, .value = "", .same_site = "Lax", .max_age = 0});
   return core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .same_site = "Lax"});
 }
 

@@ -32,7 +32,7 @@ struct User {
   std::string email;
   std::string name;
   bool is_admin = false;
-  std::optional<std::string> theme;     // NULL: the default
+  std::optional<std::string> theme;  // NULL: the default
   std::optional<std::string> timezone;
   std::set<std::pair<std::string, std::string>> permissions;  // (resource, action)
 

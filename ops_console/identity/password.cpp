@@ -1,9 +1,9 @@
 #include "ops_console/identity/password.hpp"
 
+#include <sodium.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <sodium.h>
 
 #include <stdexcept>
 

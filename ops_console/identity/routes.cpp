@@ -11,20 +11,28 @@ Access Access::permission(std::string resource, std::string action) {
 
 std::string Access::describe() const {
   switch (level_) {
-    case Level::open: return "public";
-    case Level::signed_in: return "auth";
-    case Level::admin: return "admin";
-    case Level::permission: return "perm(" + resource_ + ", " + action_ + ")";
+    case Level::open:
+      return "public";
+    case Level::signed_in:
+      return "auth";
+    case Level::admin:
+      return "admin";
+    case Level::permission:
+      return "perm(" + resource_ + ", " + action_ + ")";
   }
   return "";
 }
 
 core::http::Handler Access::guard(std::shared_ptr<Identity> id, core::http::Handler handler) const {
   switch (level_) {
-    case Level::open: return handler;
-    case Level::signed_in: return identity::auth(std::move(id), std::move(handler));
-    case Level::admin: return identity::admin(std::move(id), std::move(handler));
-    case Level::permission: return identity::perm(std::move(id), resource_, action_, std::move(handler));
+    case Level::open:
+      return handler;
+    case Level::signed_in:
+      return identity::auth(std::move(id), std::move(handler));
+    case Level::admin:
+      return identity::admin(std::move(id), std::move(handler));
+    case Level::permission:
+      return identity::perm(std::move(id), resource_, action_, std::move(handler));
   }
   return handler;
 }

@@ -49,11 +49,21 @@ class Routes {
   void patch(std::string_view path, core::http::Handler h) { patch(path, Access::signed_in(), std::move(h)); }
   void del(std::string_view path, core::http::Handler h) { del(path, Access::signed_in(), std::move(h)); }
 
-  void get(std::string_view path, const Access& a, core::http::Handler h) { add(core::http::Verb::get, path, a, std::move(h)); }
-  void post(std::string_view path, const Access& a, core::http::Handler h) { add(core::http::Verb::post, path, a, std::move(h)); }
-  void put(std::string_view path, const Access& a, core::http::Handler h) { add(core::http::Verb::put, path, a, std::move(h)); }
-  void patch(std::string_view path, const Access& a, core::http::Handler h) { add(core::http::Verb::patch, path, a, std::move(h)); }
-  void del(std::string_view path, const Access& a, core::http::Handler h) { add(core::http::Verb::delete_, path, a, std::move(h)); }
+  void get(std::string_view path, const Access& a, core::http::Handler h) {
+    add(core::http::Verb::get, path, a, std::move(h));
+  }
+  void post(std::string_view path, const Access& a, core::http::Handler h) {
+    add(core::http::Verb::post, path, a, std::move(h));
+  }
+  void put(std::string_view path, const Access& a, core::http::Handler h) {
+    add(core::http::Verb::put, path, a, std::move(h));
+  }
+  void patch(std::string_view path, const Access& a, core::http::Handler h) {
+    add(core::http::Verb::patch, path, a, std::move(h));
+  }
+  void del(std::string_view path, const Access& a, core::http::Handler h) {
+    add(core::http::Verb::delete_, path, a, std::move(h));
+  }
 
  private:
   core::http::Router& router_;

@@ -30,8 +30,8 @@
 namespace ops_console::integrations {
 
 struct Integration {
-  std::string_view key;    // the row key in integration_settings
-  std::string_view label;  // what the product is, for the admin page
+  std::string_view key;                   // the row key in integration_settings
+  std::string_view label;                 // what the product is, for the admin page
   std::vector<std::string_view> aliases;  // other names accepted in INTEGRATIONS_DISABLED and PATCH
 };
 

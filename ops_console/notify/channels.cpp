@@ -29,18 +29,18 @@ NotifySettings read_notify_settings(core::config::Reader& env) {
   s.chat_webhook_hosts = HostAllowlist(env.list(
       "CHAT_WEBHOOK_ALLOWED_HOSTS", "chat.googleapis.com,*.webhook.office.com,*.logic.azure.com,*.powerplatform.com",
       "hosts a chat_webhook channel may post to (Google Chat and Teams); *.domain means any host below it"));
-  s.webhook_hosts = HostAllowlist(env.list(
-      "WEBHOOK_ALLOWED_HOSTS", "*", "hosts a generic webhook channel may post to; * allows any public host"));
+  s.webhook_hosts = HostAllowlist(
+      env.list("WEBHOOK_ALLOWED_HOSTS", "*", "hosts a generic webhook channel may post to; * allows any public host"));
   s.telegram_api_url = env.string("TELEGRAM_API_URL", s.telegram_api_url, "Telegram Bot API base URL (messenger_bot)");
   s.ntfy_url = env.string("NTFY_URL", s.ntfy_url, "ntfy server that push_topic channels publish to");
-  s.allow_loopback = env.boolean(
-      "NOTIFY_ALLOW_LOOPBACK", false,
-      "let notifications go to loopback addresses, over plain http too (the sandbox and tests only)");
-  s.timeout = std::chrono::seconds(env.integer("NOTIFY_TIMEOUT_SECONDS", 10, "time limit of one notification attempt",
-                                               {.min = 1, .max = 120}));
-  s.retry_delay = std::chrono::milliseconds(env.integer(
-      "NOTIFY_RETRY_DELAY_MS", 1000, "wait before the one retry after a 429 or 5xx, when no Retry-After says",
-      {.min = 0, .max = 60'000}));
+  s.allow_loopback =
+      env.boolean("NOTIFY_ALLOW_LOOPBACK", false,
+                  "let notifications go to loopback addresses, over plain http too (the sandbox and tests only)");
+  s.timeout = std::chrono::seconds(
+      env.integer("NOTIFY_TIMEOUT_SECONDS", 10, "time limit of one notification attempt", {.min = 1, .max = 120}));
+  s.retry_delay = std::chrono::milliseconds(
+      env.integer("NOTIFY_RETRY_DELAY_MS", 1000,
+                  "wait before the one retry after a 429 or 5xx, when no Retry-After says", {.min = 0, .max = 60'000}));
   for (const auto& [name, url] : {std::pair{"TELEGRAM_API_URL", s.telegram_api_url}, std::pair{"NTFY_URL", s.ntfy_url}})
     if (!parse_url(url)) env.fail(name, "must be an absolute http(s) URL");
   return s;
@@ -77,7 +77,8 @@ std::string read_url(core::json::BodyReader& in, std::string_view type, const No
 
 }  // namespace
 
-json read_config(std::string_view type, const json& config, const NotifySettings& settings, core::json::Errors& errors) {
+json read_config(std::string_view type, const json& config, const NotifySettings& settings,
+                 core::json::Errors& errors) {
   if (!config.is_object()) {
     errors.add("config", "must be an object");
     return json::object();
@@ -95,14 +96,15 @@ json read_config(std::string_view type, const json& config, const NotifySettings
     out["url"] = read_url(in, type, settings);
     out["secret"] = in.string("secret", {.min_length = 16, .max_length = 256, .trim = false});
   } else if (type == "messenger_bot") {
-    out["bot_token"] = in.string("bot_token", {.check = is_bot_token,
-                                               .check_message = "must be a bot token as BotFather gives it (123456:ABC...)"});
-    out["chat_id"] = in.string("chat_id", {.check = is_chat_id,
-                                           .check_message = "must be a numeric chat id or an @channel name"});
+    out["bot_token"] = in.string(
+        "bot_token",
+        {.check = is_bot_token, .check_message = "must be a bot token as BotFather gives it (123456:ABC...)"});
+    out["chat_id"] =
+        in.string("chat_id", {.check = is_chat_id, .check_message = "must be a numeric chat id or an @channel name"});
   } else {
     const bool mint = in.optional_boolean("mint_topic").value_or(false);
-    auto topic = in.optional_string("topic", {.min_length = 1, .check = is_topic,
-                                              .check_message = "must match ^[-_A-Za-z0-9]{1,64}$"});
+    auto topic = in.optional_string(
+        "topic", {.min_length = 1, .check = is_topic, .check_message = "must match ^[-_A-Za-z0-9]{1,64}$"});
     if (mint && topic) in.add("config.topic", "give a topic or mint_topic: true, not both");
     if (!mint && !topic && !in.has("topic")) in.add("config.topic", "is required (or mint_topic: true)");
     // Minted: 32 random bytes' worth of name, since whoever knows a topic can read it.

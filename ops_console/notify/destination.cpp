@@ -19,7 +19,8 @@ asio::awaitable<Clearance> clear_destination(asio::any_io_executor executor, std
   asio::ip::tcp::resolver resolver(executor);
   boost::system::error_code ec;
   const std::string service = std::to_string(parts.port);  // named: docs/conventions.md on GCC 12
-  const auto results = co_await resolver.async_resolve(parts.host, service, asio::redirect_error(asio::use_awaitable, ec));
+  const auto results =
+      co_await resolver.async_resolve(parts.host, service, asio::redirect_error(asio::use_awaitable, ec));
   if (ec || results.empty()) {
     out.refusal = "cannot resolve " + parts.host + (ec ? ": " + ec.message() : "");
     co_return out;

@@ -128,13 +128,14 @@ Notifier::Notifier(core::db::Pool& db, asio::any_io_executor executor, NotifySet
     : db_(db),
       executor_(executor),
       settings_(std::move(settings)),
-      client_(executor, core::http::ClientOptions{.connect_timeout = std::min(settings_.timeout, std::chrono::milliseconds(5000)),
-                                                  .total_timeout = settings_.timeout,
-                                                  .max_retries = 1,
-                                                  .base_backoff = settings_.retry_delay,
-                                                  .max_backoff = settings_.retry_delay,
-                                                  .max_retry_after = std::chrono::seconds(30),
-                                                  .user_agent = "msp-ops-console/0.1"}) {}
+      client_(executor,
+              core::http::ClientOptions{.connect_timeout = std::min(settings_.timeout, std::chrono::milliseconds(5000)),
+                                        .total_timeout = settings_.timeout,
+                                        .max_retries = 1,
+                                        .base_backoff = settings_.retry_delay,
+                                        .max_backoff = settings_.retry_delay,
+                                        .max_retry_after = std::chrono::seconds(30),
+                                        .user_agent = "msp-ops-console/0.1"}) {}
 
 awaitable<std::vector<Delivery>> Notifier::notify(std::string event_key, Message message) const {
   event_key = core::to_lower(event_key);
@@ -142,7 +143,9 @@ awaitable<std::vector<Delivery>> Notifier::notify(std::string event_key, Message
   try {
     const auto rows = co_await db_.query(kTargets, event_key);
     for (const auto& r : rows)
-      targets.push_back({.id = r.get<std::int64_t>(0), .type = std::string(r.text(1)), .name = std::string(r.text(2)),
+      targets.push_back({.id = r.get<std::int64_t>(0),
+                         .type = std::string(r.text(1)),
+                         .name = std::string(r.text(2)),
                          .config = json::parse(r.text(3))});
   } catch (const std::exception& e) {
     core::log::error("notification not sent: its channels could not be read",
@@ -175,11 +178,12 @@ awaitable<Delivery> Notifier::deliver(const Channel& channel, const Message& mes
   try {
     d = co_await attempt(channel, message, event_key);
   } catch (const std::exception& e) {  // a bug of ours, not the channel's: still recorded
-    d = Delivery{.channel_id = channel.id, .channel_type = channel.type, .reason = std::string("internal error: ") + e.what()};
+    d = Delivery{
+        .channel_id = channel.id, .channel_type = channel.type, .reason = std::string("internal error: ") + e.what()};
   }
   if (!d.delivered)
-    core::log::warn("notification not delivered", {{"channel_id", channel.id}, {"channel_type", channel.type},
-                                                   {"reason", d.reason}});
+    core::log::warn("notification not delivered",
+                    {{"channel_id", channel.id}, {"channel_type", channel.type}, {"reason", d.reason}});
   co_await record(d, event_key);
   co_return d;
 }
@@ -222,8 +226,9 @@ awaitable<void> Notifier::record(const Delivery& d, const std::optional<std::str
     const std::optional<std::int64_t> status = d.http_status;
     co_await db_.query(kRecord, d.channel_id, d.channel_type, event_key, d.delivered, d.attempts, status, d.reason);
   } catch (const std::exception& e) {
-    core::log::error("notification delivery not recorded", {{"channel_id", d.channel_id}, {"delivered", d.delivered},
-                                                             {"reason", d.reason}, {"error", e.what()}});
+    core::log::error(
+        "notification delivery not recorded",
+        {{"channel_id", d.channel_id}, {"delivered", d.delivered}, {"reason", d.reason}, {"error", e.what()}});
   }
 }
 

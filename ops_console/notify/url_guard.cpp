@@ -32,7 +32,8 @@ std::string HostAllowlist::describe() const { return patterns_.empty() ? "(none)
 std::optional<UrlParts> parse_url(std::string_view url) {
   // libcurl forgives "https:///host" and "https:host"; we want the authority where it belongs.
   const auto authority = url.find("://");
-  if (authority == std::string_view::npos || authority + 3 >= url.size() || url[authority + 3] == '/') return std::nullopt;
+  if (authority == std::string_view::npos || authority + 3 >= url.size() || url[authority + 3] == '/')
+    return std::nullopt;
   std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> u(curl_url(), curl_url_cleanup);
   if (curl_url_set(u.get(), CURLUPART_URL, std::string(url).c_str(), 0) != CURLUE_OK) return std::nullopt;
   auto part = [&](CURLUPart which, unsigned flags = 0) -> std::optional<std::string> {
@@ -62,15 +63,20 @@ bool in_v4(std::uint32_t a, std::uint32_t net, int bits) {
   return (a & mask) == (net & mask);
 }
 
-constexpr std::uint32_t v4(unsigned a, unsigned b, unsigned c, unsigned d) { return (a << 24) | (b << 16) | (c << 8) | d; }
+constexpr std::uint32_t v4(unsigned a, unsigned b, unsigned c, unsigned d) {
+  return (a << 24) | (b << 16) | (c << 8) | d;
+}
 
 bool public_v4(const asio::ip::address_v4& address) {
   const std::uint32_t a = address.to_uint();
-  static constexpr struct { std::uint32_t net; int bits; } refused[] = {
-      {v4(0, 0, 0, 0), 8},       {v4(10, 0, 0, 0), 8},     {v4(100, 64, 0, 0), 10},  {v4(127, 0, 0, 0), 8},
-      {v4(169, 254, 0, 0), 16},  {v4(172, 16, 0, 0), 12},  {v4(192, 0, 0, 0), 24},   {v4(192, 0, 2, 0), 24},
-      {v4(192, 88, 99, 0), 24},  {v4(192, 168, 0, 0), 16}, {v4(198, 18, 0, 0), 15},  {v4(198, 51, 100, 0), 24},
-      {v4(203, 0, 113, 0), 24},  {v4(224, 0, 0, 0), 4},    {v4(240, 0, 0, 0), 4},
+  static constexpr struct {
+    std::uint32_t net;
+    int bits;
+  } refused[] = {
+      {v4(0, 0, 0, 0), 8},      {v4(10, 0, 0, 0), 8},     {v4(100, 64, 0, 0), 10}, {v4(127, 0, 0, 0), 8},
+      {v4(169, 254, 0, 0), 16}, {v4(172, 16, 0, 0), 12},  {v4(192, 0, 0, 0), 24},  {v4(192, 0, 2, 0), 24},
+      {v4(192, 88, 99, 0), 24}, {v4(192, 168, 0, 0), 16}, {v4(198, 18, 0, 0), 15}, {v4(198, 51, 100, 0), 24},
+      {v4(203, 0, 113, 0), 24}, {v4(224, 0, 0, 0), 4},    {v4(240, 0, 0, 0), 4},
   };
   for (const auto& r : refused)
     if (in_v4(a, r.net, r.bits)) return false;
@@ -81,9 +87,9 @@ bool public_v6(const asio::ip::address_v6& address) {
   if (address.is_v4_mapped()) return public_v4(asio::ip::make_address_v4(asio::ip::v4_mapped, address));
   const auto b = address.to_bytes();
   if (address.is_unspecified() || address.is_loopback() || address.is_multicast()) return false;
-  if ((b[0] & 0xfe) == 0xfc) return false;                     // fc00::/7 unique local
-  if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return false;     // fe80::/10 link-local
-  if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0) return false;     // fec0::/10 site-local (deprecated)
+  if ((b[0] & 0xfe) == 0xfc) return false;                                         // fc00::/7 unique local
+  if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return false;                         // fe80::/10 link-local
+  if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0) return false;                         // fec0::/10 site-local (deprecated)
   if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x0d && b[3] == 0xb8) return false;  // 2001:db8::/32 documentation
   if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) return false;  // 64:ff9b::/96 NAT64
   if (b[0] == 0x20 && b[1] == 0x02) return false;                                  // 2002::/16 6to4
@@ -97,7 +103,8 @@ bool public_v6(const asio::ip::address_v6& address) {
 bool is_public_address(const address& a) { return a.is_v4() ? public_v4(a.to_v4()) : public_v6(a.to_v6()); }
 
 bool is_loopback_address(const address& a) {
-  if (a.is_v6() && a.to_v6().is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
+  if (a.is_v6() && a.to_v6().is_v4_mapped())
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
   return a.is_loopback();
 }
 

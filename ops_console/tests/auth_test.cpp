@@ -22,7 +22,8 @@ using AuthTest = ops_console::testing::ConsoleTest;
 TEST_F(AuthTest, TheFirstSignInSetsUpOneAdministrator) {
   start();
   EXPECT_EQ(call("GET", "/api/auth/setup").json(), json({{"setupRequired", true}}));
-  const auto weak = call("POST", "/api/auth/setup", {{"email", "boss@msp.example"}, {"name", "Boss"}, {"password", "short"}});
+  const auto weak =
+      call("POST", "/api/auth/setup", {{"email", "boss@msp.example"}, {"name", "Boss"}, {"password", "short"}});
   EXPECT_EQ(weak.status, 400u);
   EXPECT_EQ(weak.json()["errors"][0]["field"], "password");
   EXPECT_EQ(sql("SELECT count(*) FROM users"), "0");
@@ -37,8 +38,9 @@ TEST_F(AuthTest, TheFirstSignInSetsUpOneAdministrator) {
   EXPECT_EQ(me.json()["name"], "Boss");
   EXPECT_TRUE(sql("SELECT password_hash FROM users").starts_with("$argon2id$"));
 
-  const auto again = call("POST", "/api/auth/setup",
-                          {{"email", "other@msp.example"}, {"name", "Other"}, {"password", "a long enough passphrase"}});
+  const auto again =
+      call("POST", "/api/auth/setup",
+           {{"email", "other@msp.example"}, {"name", "Other"}, {"password", "a long enough passphrase"}});
   EXPECT_EQ(again.status, 409u);
   EXPECT_EQ(call("GET", "/api/auth/setup").json(), json({{"setupRequired", false}}));
   EXPECT_EQ(sql("SELECT count(*) FROM users"), "1");
@@ -48,13 +50,15 @@ TEST_F(AuthTest, SignInGivesASessionCookieThatMeReadsAndSignOutEnds) {
   add_user("tech@msp.example", "correct horse battery", false, {{"phishing", "read"}});
   start();
   const auto bad = call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "wrong password!"}});
-  const auto unknown = call("POST", "/api/auth/login", {{"email", "nobody@msp.example"}, {"password", "wrong password!"}});
+  const auto unknown =
+      call("POST", "/api/auth/login", {{"email", "nobody@msp.example"}, {"password", "wrong password!"}});
   EXPECT_EQ(bad.status, 401u);
   EXPECT_EQ(unknown.status, 401u);
   EXPECT_EQ(bad.json()["detail"], unknown.json()["detail"]);  // one generic message
   EXPECT_EQ(bad.header("set-cookie"), "");
 
-  const auto ok = call("POST", "/api/auth/login", {{"email", "TECH@msp.example"}, {"password", "correct horse battery"}});
+  const auto ok =
+      call("POST", "/api/auth/login", {{"email", "TECH@msp.example"}, {"password", "correct horse battery"}});
   ASSERT_EQ(ok.status, 200u) << ok.body;
   const std::string cookie = ok.header("set-cookie");
   EXPECT_NE(cookie.find("HttpOnly"), std::string::npos);
@@ -62,14 +66,15 @@ TEST_F(AuthTest, SignInGivesASessionCookieThatMeReadsAndSignOutEnds) {
   EXPECT_NE(cookie.find("Path=/"), std::string::npos);
   EXPECT_EQ(cookie.find("Secure"), std::string::npos);
   const std::string token = token_of(ok);
-  EXPECT_GE(token.size(), 43u);  // 256 bits
+  EXPECT_GE(token.size(), 43u);                                                             // 256 bits
   EXPECT_EQ(sql("SELECT count(*) FROM sessions WHERE token_hash = '" + token + "'"), "0");  // stored hashed
 
   const auto me = call("GET", "/api/auth/me", nullptr, token);
   ASSERT_EQ(me.status, 200u);
   EXPECT_EQ(me.json(), json::parse(R"({"email": "tech@msp.example", "name": "Name of tech@msp.example",
     "isAdmin": false, "permissions": [{"resource": "phishing", "action": "read"}], "theme": "system",
-    "timezone": "UTC", "id": )" + sql("SELECT id FROM users") + "}"));
+    "timezone": "UTC", "id": )" + sql("SELECT id FROM users") +
+                                   "}"));
 
   const auto out = call("POST", "/api/auth/logout", nullptr, token);
   EXPECT_EQ(out.status, 204u);
@@ -79,8 +84,9 @@ TEST_F(AuthTest, SignInGivesASessionCookieThatMeReadsAndSignOutEnds) {
   EXPECT_EQ(call("POST", "/api/auth/logout").status, 204u);  // without a session: nothing to end, still 204
 
   // behind TLS the cookie is Secure
-  const auto tls = call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}},
-                        "", {{"X-Forwarded-Proto", "https"}});
+  const auto tls =
+      call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}}, "",
+           {{"X-Forwarded-Proto", "https"}});
   EXPECT_NE(tls.header("set-cookie").find("; Secure"), std::string::npos);
 }
 
@@ -114,23 +120,29 @@ TEST_F(AuthTest, FailedSignInsAreSlowedThenRefusedPerAccountAndPerAddress) {
   add_user("other@msp.example", "another good passphrase");
   start();
   for (int i = 0; i < 5; ++i)
-    EXPECT_EQ(call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "guess " + std::to_string(i)}}).status,
-              401u);
-  const auto refused = call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}});
+    EXPECT_EQ(
+        call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "guess " + std::to_string(i)}})
+            .status,
+        401u);
+  const auto refused =
+      call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}});
   EXPECT_EQ(refused.status, 429u);
   EXPECT_EQ(refused.header("retry-after"), "900");
   // another account from the same address is not locked by that
-  EXPECT_EQ(call("POST", "/api/auth/login", {{"email", "other@msp.example"}, {"password", "another good passphrase"}}).status,
-            200u);
+  EXPECT_EQ(
+      call("POST", "/api/auth/login", {{"email", "other@msp.example"}, {"password", "another good passphrase"}}).status,
+      200u);
   // but an address that keeps failing across accounts is
   for (int i = 0; i < 15; ++i)
     call("POST", "/api/auth/login", {{"email", "x" + std::to_string(i) + "@msp.example"}, {"password", "nope nope"}});
-  EXPECT_EQ(call("POST", "/api/auth/login", {{"email", "other@msp.example"}, {"password", "another good passphrase"}}).status,
-            429u);
+  EXPECT_EQ(
+      call("POST", "/api/auth/login", {{"email", "other@msp.example"}, {"password", "another good passphrase"}}).status,
+      429u);
   // the window passes
   sql("UPDATE login_failures SET failed_at = failed_at - interval '16 minutes'");
-  EXPECT_EQ(call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}}).status,
-            200u);
+  EXPECT_EQ(
+      call("POST", "/api/auth/login", {{"email", "tech@msp.example"}, {"password", "correct horse battery"}}).status,
+      200u);
 }
 
 // The access levels, on handlers of their own: the check comes first, and a refused request
@@ -163,7 +175,8 @@ TEST_F(AuthTest, AccessLevelsRefuseBeforeTheHandlerRuns) {
     }
   };
   const auto signed_in = auth(identity, handler), admins = admin(identity, handler),
-             readers = perm(identity, "phishing", "read", handler), analysts = perm(identity, "phishing", "analyze", handler);
+             readers = perm(identity, "phishing", "read", handler),
+             analysts = perm(identity, "phishing", "analyze", handler);
   EXPECT_EQ(status_of(signed_in, ""), 401);
   EXPECT_EQ(status_of(signed_in, "not-a-session"), 401);
   EXPECT_EQ(status_of(admins, ""), 401);
@@ -178,7 +191,7 @@ TEST_F(AuthTest, AccessLevelsRefuseBeforeTheHandlerRuns) {
   EXPECT_EQ(status_of(admins, analyst), 403);
   EXPECT_EQ(status_of(admins, boss), 200);
   EXPECT_EQ(status_of(analysts, boss), 200);  // administrators hold every permission
-  EXPECT_EQ(ran, 4);  // the four 200s above
+  EXPECT_EQ(ran, 4);                          // the four 200s above
 }
 
 TEST(Passwords, Argon2idHashesVerifyAndDiffer) {
@@ -210,10 +223,14 @@ TEST_F(AuthTest, CreateUserFromTheCommandLine) {
   EXPECT_EQ(sql("SELECT email || '|' || is_admin FROM users"), "analyst@msp.example|false");
   EXPECT_EQ(sql("SELECT string_agg(resource || '.' || action, ',' ORDER BY action) FROM user_permissions"),
             "phishing.analyze,phishing.read");
-  EXPECT_EQ(run({"--email", "boss@msp.example", "--name", "Boss", "--admin", "--password-stdin"}, "a long enough passphrase"), 0);
+  EXPECT_EQ(
+      run({"--email", "boss@msp.example", "--name", "Boss", "--admin", "--password-stdin"}, "a long enough passphrase"),
+      0);
   EXPECT_EQ(sql("SELECT is_admin::text FROM users WHERE email = 'boss@msp.example'"), "true");
 
-  EXPECT_EQ(run({"--email", "analyst@msp.example", "--name", "Again", "--password-stdin"}, "a long enough passphrase", &said), 1);
+  EXPECT_EQ(
+      run({"--email", "analyst@msp.example", "--name", "Again", "--password-stdin"}, "a long enough passphrase", &said),
+      1);
   EXPECT_NE(said.find("exists already"), std::string::npos);
   EXPECT_EQ(run({"--email", "x@msp.example", "--name", "X", "--password-stdin"}, "short"), 2);
   EXPECT_EQ(run({"--email", "x@msp.example", "--name", "X"}, "a long enough passphrase"), 2);  // no --password-stdin
@@ -227,6 +244,8 @@ TEST_F(AuthTest, CreateUserFromTheCommandLine) {
 
   // the user signs in with that password
   start();
-  EXPECT_EQ(call("POST", "/api/auth/login", {{"email", "analyst@msp.example"}, {"password", "a long enough passphrase"}}).status,
-            200u);
+  EXPECT_EQ(
+      call("POST", "/api/auth/login", {{"email", "analyst@msp.example"}, {"password", "a long enough passphrase"}})
+          .status,
+      200u);
 }

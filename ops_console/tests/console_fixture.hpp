@@ -27,9 +27,9 @@ struct ConsoleTest : ::testing::Test {
   // A user with a password; returns the id.
   std::string add_user(const std::string& email, const std::string& password, bool admin = false,
                        const std::vector<std::pair<std::string, std::string>>& permissions = {}) {
-    const std::string id = sql("INSERT INTO users (email, name, password_hash, is_admin) VALUES ('" + email +
-                               "', 'Name of " + email + "', '" + identity::hash_password(password) + "', " +
-                               (admin ? "true" : "false") + ") RETURNING id");
+    const std::string id =
+        sql("INSERT INTO users (email, name, password_hash, is_admin) VALUES ('" + email + "', 'Name of " + email +
+            "', '" + identity::hash_password(password) + "', " + (admin ? "true" : "false") + ") RETURNING id");
     for (const auto& [r, a] : permissions)
       sql("INSERT INTO user_permissions VALUES (" + id + ", '" + r + "', '" + a + "')");
     return id;

@@ -125,8 +125,7 @@ TEST_F(DeliveryTest, NtfyTitlesOutsideAsciiAreEncodedWords) {
   const json pushes = received("ntfy");
   ASSERT_EQ(pushes.size(), 1u);
   // RFC 2047, which ntfy decodes; the line break is gone before encoding.
-  EXPECT_EQ(pushes[0]["headers"]["title"],
-            "=?UTF-8?B?" + core::base64("Störung: Sicherung  fehlgeschlagen") + "?=");
+  EXPECT_EQ(pushes[0]["headers"]["title"], "=?UTF-8?B?" + core::base64("Störung: Sicherung  fehlgeschlagen") + "?=");
 }
 
 TEST_F(DeliveryTest, TheMatrixChoosesThePersonalChannels) {
@@ -138,7 +137,8 @@ TEST_F(DeliveryTest, TheMatrixChoosesThePersonalChannels) {
 
   // tech switches push_topic off for ticket_escalated only.
   ASSERT_EQ(call("PUT", "/api/me/notification-subscriptions",
-                 {{"event_key", "ticket_escalated"}, {"channel_type", "push_topic"}, {"enabled", false}}, tech).status,
+                 {{"event_key", "ticket_escalated"}, {"channel_type", "push_topic"}, {"enabled", false}}, tech)
+                .status,
             200u);
 
   EXPECT_EQ(delivered(notify("ticket_escalated")),
@@ -150,7 +150,8 @@ TEST_F(DeliveryTest, TheMatrixChoosesThePersonalChannels) {
   for (const auto& r : received("ntfy")) EXPECT_NE(r["path"], "/ntfy/off");
 
   // A known key that is inactive sends nothing; an active one sends as usual.
-  ASSERT_EQ(call("POST", "/api/admin/notify-event-keys", {{"key", "backup_failed"}, {"is_active", false}}, boss).status, 201u);
+  ASSERT_EQ(call("POST", "/api/admin/notify-event-keys", {{"key", "backup_failed"}, {"is_active", false}}, boss).status,
+            201u);
   const auto before = received("").size();
   EXPECT_TRUE(notify("backup_failed").empty());
   EXPECT_EQ(received("").size(), before);
@@ -182,9 +183,10 @@ TEST_F(DeliveryTest, OneRetryOn429And5xxThenTheReasonIsRecorded) {
   EXPECT_FALSE(ds[0].delivered);
   EXPECT_EQ(ds[0].attempts, 1);  // a 4xx other than 429 is final
 
-  EXPECT_EQ(sql("SELECT string_agg(event_key || ':' || delivered || ':' || attempts || ':' || coalesce(reason, '-'), ',' "
-                "ORDER BY id) FROM notification_deliveries"),
-            "e1:true:2:-,e2:true:2:-,e3:false:2:HTTP 500: receiver failed,e4:false:1:HTTP 404: receiver failed");
+  EXPECT_EQ(
+      sql("SELECT string_agg(event_key || ':' || delivered || ':' || attempts || ':' || coalesce(reason, '-'), ',' "
+          "ORDER BY id) FROM notification_deliveries"),
+      "e1:true:2:-,e2:true:2:-,e3:false:2:HTTP 500: receiver failed,e4:false:1:HTTP 404: receiver failed");
   EXPECT_EQ(received("webhook").size(), 2u + 2u + 2u + 1u);
   (void)hook;
 }
@@ -215,8 +217,8 @@ TEST_F(DeliveryTest, ATimeoutIsRecordedNotThrown) {
 
 TEST_F(DeliveryTest, PrivateAndLoopbackAddressesAreRefusedAfterResolution) {
   // "localhost" is on the chat allowlist here and looks harmless; it resolves to loopback.
-  const std::string by_name = channel(
-      "chat_webhook", {{"url", "https://localhost:" + std::to_string(fakes.port()) + "/chat/v1/spaces/A/messages?key=k&token=t"}});
+  const std::string by_name = channel("chat_webhook", {{"url", "https://localhost:" + std::to_string(fakes.port()) +
+                                                                   "/chat/v1/spaces/A/messages?key=k&token=t"}});
   const std::string by_address = channel("webhook", {{"url", webhook_url()}, {"secret", kSecret}});
   auto s = settings(false);
   s.chat_webhook_hosts = HostAllowlist({"localhost"});
@@ -230,7 +232,7 @@ TEST_F(DeliveryTest, PrivateAndLoopbackAddressesAreRefusedAfterResolution) {
   EXPECT_EQ(ds[0].reason.rfind("refused: localhost resolves to ", 0), 0u) << ds[0].reason;
   EXPECT_NE(ds[0].reason.find("a loopback address"), std::string::npos) << ds[0].reason;
   EXPECT_EQ(ds[1].reason, "refused: must use https");  // and 127.0.0.1 would be refused next
-  EXPECT_EQ(received("").size(), 0u);  // nothing left the process
+  EXPECT_EQ(received("").size(), 0u);                  // nothing left the process
   EXPECT_EQ(sql("SELECT count(*) FROM notification_deliveries WHERE NOT delivered AND reason LIKE 'refused: %'"), "2");
 
   // With loopback allowed (the sandbox setting) both pass the guard: the plain-http one is
@@ -255,10 +257,11 @@ TEST_F(DeliveryTest, AnUnresolvableHostIsRecorded) {
 
 TEST_F(DeliveryTest, ADatabaseFaultIsLoggedNotThrown) {
   channel("webhook", config_for("webhook"));
-  core::db::Pool dead(io.executor(), {.conninfo = "postgresql://postgres@127.0.0.1:" +
-                                                  std::to_string(core::testing::free_port()) + "/x",
-                                      .connect_timeout = std::chrono::milliseconds(500),
-                                      .acquire_timeout = std::chrono::milliseconds(500)});
+  core::db::Pool dead(
+      io.executor(),
+      {.conninfo = "postgresql://postgres@127.0.0.1:" + std::to_string(core::testing::free_port()) + "/x",
+       .connect_timeout = std::chrono::milliseconds(500),
+       .acquire_timeout = std::chrono::milliseconds(500)});
   Notifier notifier(dead, io.executor(), settings());
   std::vector<Delivery> ds{Delivery{}};
   EXPECT_NO_THROW(ds = io.run(notifier.notify("e", {.title = "T", .text = "x"})));

@@ -41,7 +41,8 @@ TEST_F(EventKeysTest, OnlyAdministrators) {
 }
 
 TEST_F(EventKeysTest, CreateListedBySortOrderThenKey) {
-  const auto created = call("POST", kBase, {{"key", "ticket_created"}, {"description", "a new ticket"}, {"sort_order", 20}}, boss);
+  const auto created =
+      call("POST", kBase, {{"key", "ticket_created"}, {"description", "a new ticket"}, {"sort_order", 20}}, boss);
   ASSERT_EQ(created.status, 201u) << created.body;
   EXPECT_EQ(created.json()["key"], "ticket_created");
   EXPECT_EQ(created.json()["description"], "a new ticket");
@@ -63,20 +64,23 @@ TEST_F(EventKeysTest, KeysFollowTheRuleAndDuplicatesIgnoreCase) {
     EXPECT_EQ(res.status, 400u) << bad;
     EXPECT_EQ(res.json()["errors"][0]["field"], "key") << bad;
   }
-  EXPECT_EQ(call("POST", kBase, {{"key", "ok"}, {"sort_order", "first"}}, boss).json()["errors"][0]["field"], "sort_order");
+  EXPECT_EQ(call("POST", kBase, {{"key", "ok"}, {"sort_order", "first"}}, boss).json()["errors"][0]["field"],
+            "sort_order");
   EXPECT_EQ(call("POST", kBase, {{"key", "ok"}, {"is_active", "yes"}}, boss).json()["errors"][0]["field"], "is_active");
   EXPECT_EQ(call("POST", kBase, {{"key", "ok"}, {"description", std::string(501, 'd')}}, boss).status, 400u);
   EXPECT_EQ(keys(), (std::vector<std::string>{"ticket_created"}));
 }
 
 TEST_F(EventKeysTest, PutKeepsOmittedFieldsAndDeleteIsHard) {
-  ASSERT_EQ(call("POST", kBase, {{"key", "ticket_created"}, {"description", "new"}, {"sort_order", 5}}, boss).status, 201u);
+  ASSERT_EQ(call("POST", kBase, {{"key", "ticket_created"}, {"description", "new"}, {"sort_order", 5}}, boss).status,
+            201u);
   const auto put = call("PUT", std::string(kBase) + "/ticket_created", {{"is_active", false}}, boss);
   ASSERT_EQ(put.status, 200u) << put.body;
   EXPECT_EQ(put.json()["is_active"], false);
   EXPECT_EQ(put.json()["description"], "new");  // kept
-  EXPECT_EQ(put.json()["sort_order"], 5);        // kept
-  const auto again = call("PUT", std::string(kBase) + "/Ticket_Created", {{"sort_order", 1}, {"description", "renamed"}}, boss);
+  EXPECT_EQ(put.json()["sort_order"], 5);       // kept
+  const auto again =
+      call("PUT", std::string(kBase) + "/Ticket_Created", {{"sort_order", 1}, {"description", "renamed"}}, boss);
   EXPECT_EQ(again.json()["sort_order"], 1);
   EXPECT_EQ(again.json()["description"], "renamed");
   EXPECT_EQ(again.json()["is_active"], false);  // kept

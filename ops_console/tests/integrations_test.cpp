@@ -5,16 +5,17 @@
 namespace {
 
 using namespace ops_console::integrations;
-using ops_console::testing::ConsoleTest;
 using nlohmann::json;
+using ops_console::testing::ConsoleTest;
 
 constexpr const char* kPassword = "correct horse battery";
 
 struct IntegrationsTest : ConsoleTest {
   std::set<std::string> disabled_via(const std::string& conninfo, std::set<std::string> env) {
     core::testing::IoThreads io;
-    core::db::Pool pool(io.executor(), {.conninfo = conninfo, .connect_timeout = std::chrono::seconds(2),
-                                        .acquire_timeout = std::chrono::seconds(2)});
+    core::db::Pool pool(
+        io.executor(),
+        {.conninfo = conninfo, .connect_timeout = std::chrono::seconds(2), .acquire_timeout = std::chrono::seconds(2)});
     Registry registry(pool, {.env_disabled = std::move(env)});
     return io.run(registry.disabled());
   }
@@ -72,9 +73,9 @@ TEST_F(IntegrationsTest, AdminsListAndToggleWithTheReasonAndWhoDidIt) {
     EXPECT_EQ(item["effective_disabled"], by_env) << i.key;
   }
 
-  const auto off = call("PATCH", "/api/admin/integrations",
-                        {{"key", "Duo"}, {"disabled", true}, {"reason", "vendor outage"}, {"disabled_by", "someone else"}},
-                        keeper);
+  const auto off =
+      call("PATCH", "/api/admin/integrations",
+           {{"key", "Duo"}, {"disabled", true}, {"reason", "vendor outage"}, {"disabled_by", "someone else"}}, keeper);
   ASSERT_EQ(off.status, 200u) << off.body;
   EXPECT_EQ(off.json()["key"], "mfa");
   EXPECT_EQ(off.json()["disabled"], true);
@@ -88,9 +89,10 @@ TEST_F(IntegrationsTest, AdminsListAndToggleWithTheReasonAndWhoDidIt) {
 
   // disabling again keeps who and when; enabling clears them
   const auto first_at = off.json()["disabled_at"];
-  EXPECT_EQ(call("PATCH", "/api/admin/integrations", {{"key", "mfa"}, {"disabled", true}, {"reason", "still out"}}, keeper)
-                .json()["disabled_at"],
-            first_at);
+  EXPECT_EQ(
+      call("PATCH", "/api/admin/integrations", {{"key", "mfa"}, {"disabled", true}, {"reason", "still out"}}, keeper)
+          .json()["disabled_at"],
+      first_at);
   const auto on = call("PATCH", "/api/admin/integrations", {{"key", "mfa"}, {"disabled", false}}, keeper);
   EXPECT_EQ(on.json()["disabled"], false);
   EXPECT_EQ(on.json()["effective_disabled"], false);
@@ -102,8 +104,8 @@ TEST_F(IntegrationsTest, AdminsListAndToggleWithTheReasonAndWhoDidIt) {
   EXPECT_EQ(env_off.json()["effective_disabled"], true);
 
   EXPECT_EQ(call("PATCH", "/api/admin/integrations", {{"key", "fax"}, {"disabled", true}}, keeper).status, 404u);
-  const auto bad = call("PATCH", "/api/admin/integrations", {{"key", ""}, {"disabled", "yes"}, {"reason", std::string(501, 'r')}},
-                        keeper);
+  const auto bad = call("PATCH", "/api/admin/integrations",
+                        {{"key", ""}, {"disabled", "yes"}, {"reason", std::string(501, 'r')}}, keeper);
   EXPECT_EQ(bad.status, 400u);
   ASSERT_EQ(bad.json()["errors"].size(), 3u);
   EXPECT_EQ(bad.json()["errors"][0]["field"], "key");
@@ -122,8 +124,8 @@ TEST_F(IntegrationsTest, APatchClearsTheCacheOfEveryInstance) {
                                       core::config::Environment(env.begin(), env.end()));
   const auto boss = sign_in("boss@msp.example", kPassword);
   const auto effective_on_other = [&](const std::string& key) {
-    const auto res = core::testing::http(other.port(), "GET", "/api/admin/integrations", "",
-                                         {{"Cookie", "ops_session=" + boss}});
+    const auto res =
+        core::testing::http(other.port(), "GET", "/api/admin/integrations", "", {{"Cookie", "ops_session=" + boss}});
     EXPECT_EQ(res.status, 200u) << res.body;
     return items_by_key(res.json())[key]["effective_disabled"].get<bool>();
   };

@@ -63,22 +63,31 @@ struct ValidatorsTest : NotifyTest {
 
 TEST_F(ChannelsTest, EveryRouteNeedsASessionAndTheAdminRoutesAnAdministrator) {
   const auto before = database_work();
-  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
-           {"GET", kChannels}, {"POST", kChannels}, {"GET", at("1")}, {"PATCH", at("1")}, {"DELETE", at("1")},
-           {"POST", at("1") + "/test"}, {"GET", "/api/me/channels"}, {"PUT", "/api/me/channels/push_topic"},
-           {"DELETE", "/api/me/channels/push_topic"}, {"POST", "/api/me/channels/push_topic/test"},
-           {"GET", kMatrix}, {"PUT", kMatrix}})
+  for (const auto& [method, path] :
+       std::vector<std::pair<std::string, std::string>>{{"GET", kChannels},
+                                                        {"POST", kChannels},
+                                                        {"GET", at("1")},
+                                                        {"PATCH", at("1")},
+                                                        {"DELETE", at("1")},
+                                                        {"POST", at("1") + "/test"},
+                                                        {"GET", "/api/me/channels"},
+                                                        {"PUT", "/api/me/channels/push_topic"},
+                                                        {"DELETE", "/api/me/channels/push_topic"},
+                                                        {"POST", "/api/me/channels/push_topic/test"},
+                                                        {"GET", kMatrix},
+                                                        {"PUT", kMatrix}})
     EXPECT_EQ(call(method, path, json::object()).status, 401u) << method << " " << path;
   EXPECT_EQ(database_work(), before);
-  EXPECT_EQ(call("POST", kChannels, {{"channel_type", "push_topic"}, {"config", config_for("push_topic")}}, tech).status,
-            403u);
+  EXPECT_EQ(
+      call("POST", kChannels, {{"channel_type", "push_topic"}, {"config", config_for("push_topic")}}, tech).status,
+      403u);
   EXPECT_EQ(sql("SELECT count(*) FROM notification_channels"), "0");
 }
 
 TEST_F(ChannelsTest, AdminsCreateEveryTypeAndSeeAllRowsWithOwnerEmail) {
-  const auto created = call("POST", kChannels,
-                            {{"channel_type", "messenger_bot"}, {"name", "NOC group"}, {"config", config_for("messenger_bot")}},
-                            boss);
+  const auto created =
+      call("POST", kChannels,
+           {{"channel_type", "messenger_bot"}, {"name", "NOC group"}, {"config", config_for("messenger_bot")}}, boss);
   ASSERT_EQ(created.status, 201u) << created.body;
   const json bot = created.json();
   EXPECT_EQ(bot["channel_type"], "messenger_bot");
@@ -86,7 +95,7 @@ TEST_F(ChannelsTest, AdminsCreateEveryTypeAndSeeAllRowsWithOwnerEmail) {
   EXPECT_EQ(bot["name"], "NOC group");
   EXPECT_EQ(bot["enabled"], true);
   EXPECT_EQ(bot["config"], json({{"chat_id", "-1001234567890"}}));  // the token is write-only ...
-  EXPECT_EQ(bot["secrets_set"], json::array({"bot_token"}));         // ... and known to be set
+  EXPECT_EQ(bot["secrets_set"], json::array({"bot_token"}));        // ... and known to be set
   EXPECT_EQ(created.body.find(kBotToken), std::string::npos);
 
   const std::string global_chat = create("chat_webhook");
@@ -119,9 +128,10 @@ TEST_F(ChannelsTest, AdminsCreateEveryTypeAndSeeAllRowsWithOwnerEmail) {
 
 TEST_F(ChannelsTest, CreateRefusesBadBodiesAndASecondPersonalChannelOfAType) {
   create("push_topic", std::stol(tech_id));
-  const auto twice = call("POST", kChannels,
-                          {{"channel_type", "push_topic"}, {"owner_user_id", std::stol(tech_id)}, {"config", config_for("push_topic")}},
-                          boss);
+  const auto twice = call(
+      "POST", kChannels,
+      {{"channel_type", "push_topic"}, {"owner_user_id", std::stol(tech_id)}, {"config", config_for("push_topic")}},
+      boss);
   EXPECT_EQ(twice.status, 409u) << twice.body;
   // Global channels of one type may be many.
   create("push_topic");
@@ -131,8 +141,10 @@ TEST_F(ChannelsTest, CreateRefusesBadBodiesAndASecondPersonalChannelOfAType) {
       {{{"channel_type", "pager"}, {"config", json::object()}}, "channel_type"},
       {{{"channel_type", "push_topic"}}, "config"},
       {{{"channel_type", "push_topic"}, {"config", "ops-alerts"}}, "config"},
-      {{{"channel_type", "push_topic"}, {"config", config_for("push_topic")}, {"owner_user_id", 999999}}, "owner_user_id"},
-      {{{"channel_type", "push_topic"}, {"config", config_for("push_topic")}, {"owner_user_id", "me"}}, "owner_user_id"},
+      {{{"channel_type", "push_topic"}, {"config", config_for("push_topic")}, {"owner_user_id", 999999}},
+       "owner_user_id"},
+      {{{"channel_type", "push_topic"}, {"config", config_for("push_topic")}, {"owner_user_id", "me"}},
+       "owner_user_id"},
       {{{"channel_type", "push_topic"}, {"config", config_for("push_topic")}, {"enabled", "yes"}}, "enabled"},
       {{{"channel_type", "push_topic"}, {"config", config_for("push_topic")}, {"name", std::string(201, 'n')}}, "name"},
   };
@@ -208,15 +220,17 @@ TEST_F(ChannelsTest, PersonalChannelsUpsertTestAndDelete) {
   EXPECT_EQ(received("ntfy")[0]["path"], "/ntfy/" + topic);
 
   // Saved again: the same row, 200; another user's channel of that type is their own.
-  const auto second = call("PUT", "/api/me/channels/push_topic", {{"name", "phone"}, {"config", {{"topic", "tech-phone"}}}}, tech);
+  const auto second =
+      call("PUT", "/api/me/channels/push_topic", {{"name", "phone"}, {"config", {{"topic", "tech-phone"}}}}, tech);
   ASSERT_EQ(second.status, 200u) << second.body;
   EXPECT_EQ(second.json()["channel"]["id"], channel["id"]);
   EXPECT_EQ(second.json()["channel"]["config"]["topic"], "tech-phone");
   EXPECT_EQ(call("PUT", "/api/me/channels/push_topic", {{"config", {{"topic", "other-phone"}}}}, other).status, 201u);
   EXPECT_EQ(sql("SELECT count(*) FROM notification_channels WHERE channel_type = 'push_topic'"), "2");
   // The partial unique index holds even against a direct insert.
-  EXPECT_ANY_THROW(sql("INSERT INTO notification_channels (channel_type, owner_user_id, config) VALUES ('push_topic', " +
-                       tech_id + ", '{\"topic\": \"x\"}')"));
+  EXPECT_ANY_THROW(
+      sql("INSERT INTO notification_channels (channel_type, owner_user_id, config) VALUES ('push_topic', " + tech_id +
+          ", '{\"topic\": \"x\"}')"));
 
   const json mine = call("GET", "/api/me/channels", nullptr, tech).json();
   ASSERT_EQ(mine.size(), 1u);
@@ -254,9 +268,10 @@ TEST_F(ChannelsTest, AFailingTestSendDoesNotFailTheSave) {
   EXPECT_EQ(test["delivered"], false);
   EXPECT_EQ(test["http_status"], 401);
   EXPECT_EQ(test["reason"], "HTTP 401: Unauthorized");  // the Bot API's own words
-  EXPECT_EQ(test["attempts"], 1);                        // a 401 is not retried
+  EXPECT_EQ(test["attempts"], 1);                       // a 401 is not retried
   EXPECT_EQ(sql("SELECT count(*) FROM notification_channels WHERE owner_user_id = " + tech_id), "1");
-  EXPECT_EQ(sql("SELECT delivered::text || ' ' || reason FROM notification_deliveries"), "false HTTP 401: Unauthorized");
+  EXPECT_EQ(sql("SELECT delivered::text || ' ' || reason FROM notification_deliveries"),
+            "false HTTP 401: Unauthorized");
 
   // Saved again without the token: the stored one is kept (it is never shown to be re-sent).
   const auto resaved = call("PUT", "/api/me/channels/messenger_bot", {{"config", {{"chat_id", "@msp_noc"}}}}, tech);
@@ -274,18 +289,21 @@ TEST_F(ChannelsTest, AFailingTestSendDoesNotFailTheSave) {
 }
 
 TEST_F(ChannelsTest, SubscriptionMatrixDefaultsToTrueAndUpserts) {
-  for (const auto& [key, order] : std::vector<std::pair<std::string, int>>{
-           {"ticket_created", 20}, {"backup_failed", 10}, {"sla_breach", 30}})
+  for (const auto& [key, order] :
+       std::vector<std::pair<std::string, int>>{{"ticket_created", 20}, {"backup_failed", 10}, {"sla_breach", 30}})
     ASSERT_EQ(call("POST", "/api/admin/notify-event-keys", {{"key", key}, {"sort_order", order}}, boss).status, 201u);
-  ASSERT_EQ(call("POST", "/api/admin/notify-event-keys", {{"key", "retired"}, {"is_active", false}}, boss).status, 201u);
+  ASSERT_EQ(call("POST", "/api/admin/notify-event-keys", {{"key", "retired"}, {"is_active", false}}, boss).status,
+            201u);
 
   const json fresh = call("GET", kMatrix, nullptr, tech).json();
   EXPECT_EQ(fresh["eventKeys"], json({"backup_failed", "ticket_created", "sla_breach"}));
   EXPECT_EQ(fresh["channelTypes"], json({"chat_webhook", "messenger_bot", "push_topic", "webhook"}));
   for (const auto& key : fresh["eventKeys"])
-    for (const auto& type : fresh["channelTypes"]) EXPECT_EQ(fresh["matrix"][key.get<std::string>()][type.get<std::string>()], true);
+    for (const auto& type : fresh["channelTypes"])
+      EXPECT_EQ(fresh["matrix"][key.get<std::string>()][type.get<std::string>()], true);
 
-  const auto off = call("PUT", kMatrix, {{"event_key", "Ticket_Created"}, {"channel_type", "push_topic"}, {"enabled", false}}, tech);
+  const auto off =
+      call("PUT", kMatrix, {{"event_key", "Ticket_Created"}, {"channel_type", "push_topic"}, {"enabled", false}}, tech);
   ASSERT_EQ(off.status, 200u) << off.body;
   EXPECT_EQ(off.json(), json({{"event_key", "ticket_created"}, {"channel_type", "push_topic"}, {"enabled", false}}));
   const json after = call("GET", kMatrix, nullptr, tech).json();
@@ -295,11 +313,22 @@ TEST_F(ChannelsTest, SubscriptionMatrixDefaultsToTrueAndUpserts) {
   EXPECT_EQ(call("GET", kMatrix, nullptr, other).json()["matrix"]["ticket_created"]["push_topic"], true);  // mine only
 
   // Upsert on (user, event_key, channel_type): one row, its value replaced.
-  EXPECT_EQ(call("PUT", kMatrix, {{"event_key", "ticket_created"}, {"channel_type", "push_topic"}, {"enabled", true}}, tech).status, 200u);
-  EXPECT_EQ(sql("SELECT count(*) || ' ' || bool_and(enabled) FROM notification_subscriptions WHERE user_id = " + tech_id),
-            "1 true");
+  EXPECT_EQ(
+      call("PUT", kMatrix, {{"event_key", "ticket_created"}, {"channel_type", "push_topic"}, {"enabled", true}}, tech)
+          .status,
+      200u);
+  EXPECT_EQ(
+      sql("SELECT count(*) || ' ' || bool_and(enabled) FROM notification_subscriptions WHERE user_id = " + tech_id),
+      "1 true");
   // A user id in the body is not honoured: the session user's row is written.
-  EXPECT_EQ(call("PUT", kMatrix, {{"event_key", "sla_breach"}, {"channel_type", "webhook"}, {"enabled", false}, {"user_id", std::stol(other_id)}}, tech).status, 200u);
+  EXPECT_EQ(call("PUT", kMatrix,
+                 {{"event_key", "sla_breach"},
+                  {"channel_type", "webhook"},
+                  {"enabled", false},
+                  {"user_id", std::stol(other_id)}},
+                 tech)
+                .status,
+            200u);
   EXPECT_EQ(sql("SELECT count(*) FROM notification_subscriptions WHERE user_id = " + other_id), "0");
 
   const std::vector<std::pair<json, std::string>> bad = {
@@ -311,7 +340,10 @@ TEST_F(ChannelsTest, SubscriptionMatrixDefaultsToTrueAndUpserts) {
       {{{"event_key", "sla_breach"}, {"channel_type", "webhook"}}, "enabled"},
   };
   expect_refused("PUT", kMatrix, bad, tech, "notification_subscriptions");
-  EXPECT_EQ(call("PUT", kMatrix, {{"event_key", std::string(128, 'k')}, {"channel_type", "webhook"}, {"enabled", false}}, tech).status, 200u);
+  EXPECT_EQ(call("PUT", kMatrix,
+                 {{"event_key", std::string(128, 'k')}, {"channel_type", "webhook"}, {"enabled", false}}, tech)
+                .status,
+            200u);
 }
 
 TEST_F(ValidatorsTest, ChatWebhooksNeedHttpsAndAnAllowlistedHost) {
@@ -328,7 +360,8 @@ TEST_F(ValidatorsTest, ChatWebhooksNeedHttpsAndAnAllowlistedHost) {
     EXPECT_EQ(post("chat_webhook", {{"url", refused}}, &field), 400u) << refused;
     EXPECT_EQ(field, "config.url") << refused;
   }
-  const auto res = call("POST", kChannels, {{"channel_type", "chat_webhook"}, {"config", {{"url", "https://evil.example/x"}}}}, boss);
+  const auto res = call("POST", kChannels,
+                        {{"channel_type", "chat_webhook"}, {"config", {{"url", "https://evil.example/x"}}}}, boss);
   EXPECT_NE(res.json()["errors"][0]["message"].get<std::string>().find("allowlist"), std::string::npos) << res.body;
 }
 
@@ -336,15 +369,18 @@ TEST_F(ValidatorsTest, TopicsBotsAndWebhooks) {
   std::string field;
   EXPECT_EQ(post("push_topic", {{"topic", "Ops_alerts-1"}}), 201u);
   EXPECT_EQ(post("push_topic", {{"topic", std::string(64, 'a')}}), 201u);
-  for (const json& bad : {json{{"topic", std::string(65, 'a')}}, json{{"topic", "ops alerts"}}, json{{"topic", "ops/alerts"}},
-                          json{{"topic", ""}}, json::object(), json{{"topic", "x"}, {"mint_topic", true}}}) {
+  for (const json& bad :
+       {json{{"topic", std::string(65, 'a')}}, json{{"topic", "ops alerts"}}, json{{"topic", "ops/alerts"}},
+        json{{"topic", ""}}, json::object(), json{{"topic", "x"}, {"mint_topic", true}}}) {
     field.clear();
     EXPECT_EQ(post("push_topic", bad, &field), 400u) << bad;
     EXPECT_EQ(field, "config.topic") << bad;
   }
   // Minted topics are long, random and valid.
-  const auto a = call("POST", kChannels, {{"channel_type", "push_topic"}, {"config", {{"mint_topic", true}}}}, boss).json();
-  const auto b = call("POST", kChannels, {{"channel_type", "push_topic"}, {"config", {{"mint_topic", true}}}}, boss).json();
+  const auto a =
+      call("POST", kChannels, {{"channel_type", "push_topic"}, {"config", {{"mint_topic", true}}}}, boss).json();
+  const auto b =
+      call("POST", kChannels, {{"channel_type", "push_topic"}, {"config", {{"mint_topic", true}}}}, boss).json();
   EXPECT_NE(a["config"]["topic"], b["config"]["topic"]);
   EXPECT_GE(a["config"]["topic"].get<std::string>().size(), 40u);
 

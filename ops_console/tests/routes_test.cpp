@@ -7,8 +7,8 @@
 
 namespace {
 
-using ops_console::testing::ConsoleTest;
 using nlohmann::json;
+using ops_console::testing::ConsoleTest;
 
 // The routes exempt from the session check: the spec's allowlist ("Public routes bypass the
 // session check through an allowlist": incremental sync, ticket reconciliation, webhook intake,
@@ -91,8 +91,7 @@ TEST_F(RoutesTest, AdminAndPermissionRoutesAnswer403ToAPlainUser) {
   int walked = 0;
   for (const auto& r : routes()) {
     if (r.access != "admin" && !r.access.starts_with("perm(")) continue;
-    const auto res =
-        call(std::string(core::http::bhttp::to_string(r.method)), concrete(r.path), json::object(), token);
+    const auto res = call(std::string(core::http::bhttp::to_string(r.method)), concrete(r.path), json::object(), token);
     EXPECT_EQ(res.status, 403u) << key_of(r) << ": " << res.body;
     ++walked;
   }

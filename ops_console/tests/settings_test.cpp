@@ -4,8 +4,8 @@
 
 namespace {
 
-using ops_console::testing::ConsoleTest;
 using nlohmann::json;
+using ops_console::testing::ConsoleTest;
 
 constexpr const char* kPassword = "correct horse battery";
 
@@ -34,29 +34,29 @@ struct SettingsTest : ConsoleTest {
         (103, 'Gone Inc', 1, 1, true, now()),
         (104, 'Dormant AG', 1, 1, false, NULL))sql");
   }
-  std::string updated_at_of(const std::string& id) {
-    return sql("SELECT \"updatedAt\" FROM users WHERE id = " + id);
-  }
+  std::string updated_at_of(const std::string& id) { return sql("SELECT \"updatedAt\" FROM users WHERE id = " + id); }
 };
 
-const std::vector<std::pair<std::string, std::string>> kSignedInRoutes = {
-    {"GET", "/api/me/timezone"},        {"PUT", "/api/me/timezone"},
-    {"GET", "/api/me/theme"},           {"PUT", "/api/me/theme"},
-    {"GET", "/api/data/company-categories"}, {"GET", "/api/data/companies-list"}};
+const std::vector<std::pair<std::string, std::string>> kSignedInRoutes = {{"GET", "/api/me/timezone"},
+                                                                          {"PUT", "/api/me/timezone"},
+                                                                          {"GET", "/api/me/theme"},
+                                                                          {"PUT", "/api/me/theme"},
+                                                                          {"GET", "/api/data/company-categories"},
+                                                                          {"GET", "/api/data/companies-list"}};
 const std::vector<std::pair<std::string, std::string>> kAdminRoutes = {
-    {"PATCH", "/api/settings/profile"},
-    {"GET", "/api/admin/company-scope"},      {"PATCH", "/api/admin/company-scope/101"},
-    {"GET", "/api/admin/display-settings"},   {"POST", "/api/admin/display-settings"},
-    {"GET", "/api/admin/pipeline-executions"}};
-const std::vector<std::pair<std::string, std::string>> kAdminAccessRoutes = {
-    {"GET", "/api/admin/integrations"}, {"PATCH", "/api/admin/integrations"}};
+    {"PATCH", "/api/settings/profile"},        {"GET", "/api/admin/company-scope"},
+    {"PATCH", "/api/admin/company-scope/101"}, {"GET", "/api/admin/display-settings"},
+    {"POST", "/api/admin/display-settings"},   {"GET", "/api/admin/pipeline-executions"}};
+const std::vector<std::pair<std::string, std::string>> kAdminAccessRoutes = {{"GET", "/api/admin/integrations"},
+                                                                             {"PATCH", "/api/admin/integrations"}};
 
 }  // namespace
 
 TEST_F(SettingsTest, EveryRouteRefusesFirstAndTouchesNoDatabase) {
   start_with_users();
-  const json body = {{"theme", "dark"}, {"timezone", "Europe/Berlin"}, {"name", "X"}, {"in_scope", false},
-                     {"key", "psa"}, {"disabled", true}, {"kiosk_excluded_company_ids", {1}}};
+  const json body = {
+      {"theme", "dark"},  {"timezone", "Europe/Berlin"},      {"name", "X"}, {"in_scope", false}, {"key", "psa"},
+      {"disabled", true}, {"kiosk_excluded_company_ids", {1}}};
   std::vector<std::pair<std::string, std::string>> all = kSignedInRoutes;
   all.insert(all.end(), kAdminRoutes.begin(), kAdminRoutes.end());
   all.insert(all.end(), kAdminAccessRoutes.begin(), kAdminAccessRoutes.end());
@@ -95,10 +95,12 @@ TEST_F(SettingsTest, TimezoneIsAZoneTheServerKnowsAndOnlyTheSessionUsersOwn) {
                         {{"timezone", "Europe/Berlin"}, {"user_id", boss_id}, {"userId", std::stoi(boss_id)}}, tech);
   ASSERT_EQ(set.status, 200u) << set.body;
   EXPECT_EQ(set.json(), json({{"timezone", "Europe/Berlin"}, {"source", "user"}}));
-  EXPECT_EQ(call("GET", "/api/me/timezone", nullptr, tech).json(), json({{"timezone", "Europe/Berlin"}, {"source", "user"}}));
+  EXPECT_EQ(call("GET", "/api/me/timezone", nullptr, tech).json(),
+            json({{"timezone", "Europe/Berlin"}, {"source", "user"}}));
   EXPECT_EQ(call("GET", "/api/auth/me", nullptr, tech).json()["timezone"], "Europe/Berlin");
   EXPECT_NE(updated_at_of(tech_id), before);
-  EXPECT_EQ(sql("SELECT coalesce(timezone, 'none') FROM users WHERE id = " + boss_id), "none");  // body and query ids ignored
+  EXPECT_EQ(sql("SELECT coalesce(timezone, 'none') FROM users WHERE id = " + boss_id),
+            "none");  // body and query ids ignored
   EXPECT_EQ(sql("SELECT (\"updatedAt\" < now() - interval '1 hour')::text FROM users WHERE id = " + boss_id), "true");
 
   for (const json& bad : {json("Mars/Olympus_Mons"), json("europe/berlin"), json(std::string(65, 'A')), json(""),
@@ -118,7 +120,8 @@ TEST_F(SettingsTest, ThemeIsLightDarkOrSystemWithItsSource) {
   sql("UPDATE users SET \"updatedAt\" = now() - interval '1 day'");
   const auto before = updated_at_of(tech_id);
   for (const std::string theme : {"light", "system", "dark"}) {
-    const auto res = call("PUT", "/api/me/theme?userId=" + boss_id, {{"theme", theme}, {"user_id", std::stoi(boss_id)}}, tech);
+    const auto res =
+        call("PUT", "/api/me/theme?userId=" + boss_id, {{"theme", theme}, {"user_id", std::stoi(boss_id)}}, tech);
     ASSERT_EQ(res.status, 200u) << res.body;
     EXPECT_EQ(res.json(), json({{"theme", theme}, {"source", "user"}}));
   }
@@ -164,7 +167,8 @@ TEST_F(SettingsTest, CompanyScopeIsOptOut) {
     EXPECT_EQ(c["explicit"], false);
   }
 
-  const auto out = call("PATCH", "/api/admin/company-scope/101", {{"in_scope", false}, {"note", "contract ended"}}, boss);
+  const auto out =
+      call("PATCH", "/api/admin/company-scope/101", {{"in_scope", false}, {"note", "contract ended"}}, boss);
   ASSERT_EQ(out.status, 200u) << out.body;
   EXPECT_EQ(out.json()["company_id"], 101);
   EXPECT_EQ(out.json()["in_scope"], false);
@@ -187,7 +191,8 @@ TEST_F(SettingsTest, CompanyScopeIsOptOut) {
     EXPECT_EQ(res.status, 400u) << bad;
     EXPECT_EQ(res.json()["errors"][0]["field"], "companyId") << bad;
   }
-  EXPECT_EQ(call("PATCH", "/api/admin/company-scope/102", {{"in_scope", "no"}}, boss).json()["errors"][0]["field"], "in_scope");
+  EXPECT_EQ(call("PATCH", "/api/admin/company-scope/102", {{"in_scope", "no"}}, boss).json()["errors"][0]["field"],
+            "in_scope");
   EXPECT_EQ(call("PATCH", "/api/admin/company-scope/102", json::object(), boss).status, 400u);
   EXPECT_EQ(call("PATCH", "/api/admin/company-scope/102", {{"in_scope", false}, {"note", std::string(501, 'n')}}, boss)
                 .json()["errors"][0]["field"],
@@ -197,13 +202,17 @@ TEST_F(SettingsTest, CompanyScopeIsOptOut) {
 
 TEST_F(SettingsTest, DisplaySettingsStartWithCategoryOneAndChangeByKey) {
   start_with_users();
-  const json seeded = {{"kiosk_company_category_ids", {1}},         {"kiosk_excluded_company_ids", json::array()},
-                       {"kiosk_included_classification_ids", json::array()}, {"mobile_company_category_ids", {1}},
-                       {"mobile_excluded_company_ids", json::array()}, {"mobile_included_classification_ids", json::array()}};
+  const json seeded = {{"kiosk_company_category_ids", {1}},
+                       {"kiosk_excluded_company_ids", json::array()},
+                       {"kiosk_included_classification_ids", json::array()},
+                       {"mobile_company_category_ids", {1}},
+                       {"mobile_excluded_company_ids", json::array()},
+                       {"mobile_included_classification_ids", json::array()}};
   EXPECT_EQ(call("GET", "/api/admin/display-settings", nullptr, boss).json(), seeded);
 
   const auto set = call("POST", "/api/admin/display-settings",
-                        {{"mobile_excluded_company_ids", {105, 0, 105, 7}}, {"kiosk_included_classification_ids", {2}},
+                        {{"mobile_excluded_company_ids", {105, 0, 105, 7}},
+                         {"kiosk_included_classification_ids", {2}},
                          {"unknown_setting", {1}}},
                         boss);
   ASSERT_EQ(set.status, 200u) << set.body;
@@ -212,7 +221,8 @@ TEST_F(SettingsTest, DisplaySettingsStartWithCategoryOneAndChangeByKey) {
   expected["kiosk_included_classification_ids"] = {2};
   EXPECT_EQ(set.json(), expected);
   EXPECT_EQ(call("GET", "/api/admin/display-settings", nullptr, boss).json(), expected);
-  EXPECT_EQ(sql("SELECT updated_by FROM display_settings WHERE key = 'mobile_excluded_company_ids'"), "boss@msp.example");
+  EXPECT_EQ(sql("SELECT updated_by FROM display_settings WHERE key = 'mobile_excluded_company_ids'"),
+            "boss@msp.example");
 
   // any bad list refuses the whole body
   const auto bad = call("POST", "/api/admin/display-settings",
@@ -262,7 +272,8 @@ TEST_F(SettingsTest, PipelineExecutionsFilterFallbacksAndPipelines) {
   std::vector<std::pair<int, bool>> seen;  // newest first: ticket, has_fallback
   for (const auto& i : items) seen.emplace_back(i["ticket_id"], i["has_fallback"]);
   // only a top-level key counts: not a nested one, not an array element, not a missing output
-  EXPECT_EQ(seen, (std::vector<std::pair<int, bool>>{{1005, true}, {1004, false}, {1003, false}, {1002, false}, {1001, true}}));
+  EXPECT_EQ(seen, (std::vector<std::pair<int, bool>>{
+                      {1005, true}, {1004, false}, {1003, false}, {1002, false}, {1001, true}}));
   EXPECT_EQ(items[4]["duration_ms"], 1500);
   EXPECT_EQ(all.json()["limit"], 100);
 
@@ -280,9 +291,9 @@ TEST_F(SettingsTest, PipelineExecutionsFilterFallbacksAndPipelines) {
   EXPECT_EQ(tickets("?limit=2"), (std::vector<int>{1005, 1004}));
   EXPECT_EQ(call("GET", "/api/admin/pipeline-executions?limit=100000", nullptr, boss).json()["limit"], 500);  // capped
 
-  for (const std::string bad : {"pipeline_id=abc", "pipeline_id=-7", "pipeline_id=%207", "pipeline_id=7.0",
-                                "pipeline_id=", "pipeline_id=99999999999999999999", "limit=0", "limit=ten",
-                                "fallbacks_only=maybe"}) {
+  for (const std::string bad :
+       {"pipeline_id=abc", "pipeline_id=-7", "pipeline_id=%207", "pipeline_id=7.0",
+        "pipeline_id=", "pipeline_id=99999999999999999999", "limit=0", "limit=ten", "fallbacks_only=maybe"}) {
     const auto res = call("GET", "/api/admin/pipeline-executions?" + bad, nullptr, boss);
     EXPECT_EQ(res.status, 400u) << bad;
     EXPECT_EQ(res.json()["errors"][0]["field"], bad.substr(0, bad.find('='))) << bad;

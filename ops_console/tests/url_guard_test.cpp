@@ -1,7 +1,7 @@
 // The URL guard of outbound notifications: allowlist patterns, URL parsing, the address ranges
 // refused, and the checks that need no DNS.
-#include "ops_console/notify/destination.hpp"
 #include "ops_console/notify/url_guard.hpp"
+#include "ops_console/notify/destination.hpp"
 
 #include "core/testing/testing.hpp"
 
@@ -19,7 +19,7 @@ TEST(HostAllowlist, ExactWildcardAndAny) {
   EXPECT_FALSE(list.allows("evil.chat.googleapis.com"));  // exact means exact
   EXPECT_TRUE(list.allows("acme.webhook.office.com"));
   EXPECT_TRUE(list.allows("a.b.webhook.office.com"));
-  EXPECT_FALSE(list.allows("webhook.office.com"));        // *. needs a subdomain
+  EXPECT_FALSE(list.allows("webhook.office.com"));  // *. needs a subdomain
   EXPECT_FALSE(list.allows("evilwebhook.office.com"));
   EXPECT_FALSE(list.allows("webhook.office.com.evil.example"));
   EXPECT_TRUE(list.allows("prod-1.westeurope.logic.azure.com"));
@@ -38,20 +38,21 @@ TEST(ParseUrl, SchemeHostPort) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->host, "::1");
   EXPECT_EQ(p->port, 8080);
-  for (const char* bad : {"", "chat.googleapis.com/x", "ftp://host/x", "https://", "https:///x", "https:/x.example/", "javascript:alert(1)",
-                          "https://host:99999/"})
+  for (const char* bad : {"", "chat.googleapis.com/x", "ftp://host/x", "https://", "https:///x", "https:/x.example/",
+                          "javascript:alert(1)", "https://host:99999/"})
     EXPECT_FALSE(parse_url(bad)) << bad;
 }
 
 TEST(PublicAddress, RefusedRanges) {
   for (const char* refused :
-       {"0.0.0.0", "10.0.0.1", "100.64.0.1", "127.0.0.1", "127.8.9.10", "169.254.169.254", "172.16.0.1", "172.31.255.255",
-        "192.0.0.8", "192.0.2.1", "192.168.1.1", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.1",
-        "240.0.0.1", "255.255.255.255", "::", "::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1", "fc00::1", "fd12:3456::1",
-        "fe80::1", "ff02::1", "2001:db8::1", "64:ff9b::a00:1", "::10.0.0.1"})
+       {"0.0.0.0",      "10.0.0.1",        "100.64.0.1",       "127.0.0.1", "127.8.9.10",      "169.254.169.254",
+        "172.16.0.1",   "172.31.255.255",  "192.0.0.8",        "192.0.2.1", "192.168.1.1",     "198.18.0.1",
+        "198.51.100.7", "203.0.113.9",     "224.0.0.1",        "240.0.0.1", "255.255.255.255", "::",
+        "::1",          "::ffff:10.0.0.1", "::ffff:127.0.0.1", "fc00::1",   "fd12:3456::1",    "fe80::1",
+        "ff02::1",      "2001:db8::1",     "64:ff9b::a00:1",   "::10.0.0.1"})
     EXPECT_FALSE(is_public_address(make_address(refused))) << refused;
-  for (const char* allowed : {"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "142.250.185.74", "2607:f8b0:4004:c07::66",
-                              "2a00:1450:4001:82b::200e", "::ffff:8.8.8.8"})
+  for (const char* allowed : {"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "142.250.185.74",
+                              "2607:f8b0:4004:c07::66", "2a00:1450:4001:82b::200e", "::ffff:8.8.8.8"})
     EXPECT_TRUE(is_public_address(make_address(allowed))) << allowed;
 }
 

@@ -34,8 +34,7 @@ class GraphFakeTest : public ::testing::Test {
     m.subject = std::move(subject);
     m.from_address = std::move(from);
     m.body = "body of " + m.subject;
-    m.received_at = core::now() -
-                    std::chrono::hours(hours_ago);
+    m.received_at = core::now() - std::chrono::hours(hours_ago);
     m.is_read = read;
     return m;
   }
@@ -60,19 +59,21 @@ TEST_F(GraphFakeTest, ApiCallsNeedAValidToken) {
   const auto none = http(fakes.port(), "GET", "/v1.0/users/" + mailbox + "/messages");
   EXPECT_EQ(none.status, 401u);
   EXPECT_EQ(none.json()["error"]["code"], "InvalidAuthenticationToken");
-  const auto forged = http(fakes.port(), "GET", "/v1.0/users/" + mailbox + "/messages", {}, {{"Authorization", "Bearer forged"}});
+  const auto forged =
+      http(fakes.port(), "GET", "/v1.0/users/" + mailbox + "/messages", {}, {{"Authorization", "Bearer forged"}});
   EXPECT_EQ(forged.status, 401u);
   EXPECT_EQ(get("/v1.0/users/nobody@msp.example/messages").json()["error"]["code"], "ErrorInvalidUser");
 }
 
 TEST_F(GraphFakeTest, FiltersSelectsAndPagesWithNextLink) {
-  for (int i = 0; i < 5; ++i) fakes.graph().add_message(mailbox, message("unread " + std::to_string(i), "a@x.example", i));
+  for (int i = 0; i < 5; ++i)
+    fakes.graph().add_message(mailbox, message("unread " + std::to_string(i), "a@x.example", i));
   fakes.graph().add_message(mailbox, message("read", "a@x.example", 1, true));
   fakes.graph().add_message(mailbox, message("old", "a@x.example", 24 * 30));
-  const std::string since = core::format_rfc3339(core::now() - std::chrono::hours(24 * 14))
-                                .substr(0, 19) + "Z";
+  const std::string since = core::format_rfc3339(core::now() - std::chrono::hours(24 * 14)).substr(0, 19) + "Z";
   std::string next = "/v1.0/users/" + mailbox + "/mailFolders/inbox/messages?$filter=" +
-                     core::url_encode("isRead eq false and receivedDateTime ge " + since) + "&$select=subject,body&$top=2";
+                     core::url_encode("isRead eq false and receivedDateTime ge " + since) +
+                     "&$select=subject,body&$top=2";
   std::vector<std::string> subjects;
   int pages = 0;
   while (!next.empty()) {
@@ -98,11 +99,14 @@ TEST_F(GraphFakeTest, RefusesWhatGraphRefuses) {
   EXPECT_EQ(get(base + "$filter=" + core::url_encode("colour eq 'red'")).json()["error"]["code"], "BadRequest");
   EXPECT_EQ(get(base + "$top=1001").status, 400u);
   EXPECT_EQ(get(base + "$select=nonsense").status, 400u);
-  const auto inefficient = get(base + "$filter=" + core::url_encode("isRead eq false") + "&$orderby=receivedDateTime%20desc");
+  const auto inefficient =
+      get(base + "$filter=" + core::url_encode("isRead eq false") + "&$orderby=receivedDateTime%20desc");
   EXPECT_EQ(inefficient.status, 400u);
   EXPECT_EQ(inefficient.json()["error"]["code"], "InefficientFilter");
   EXPECT_EQ(get(base + "$filter=" + core::url_encode("receivedDateTime ge 2026-01-01T00:00:00Z") +
-                "&$orderby=receivedDateTime%20desc").status, 200u);
+                "&$orderby=receivedDateTime%20desc")
+                .status,
+            200u);
 }
 
 TEST_F(GraphFakeTest, MoveKeepsTheIdOnlyWithImmutableIds) {
@@ -119,7 +123,8 @@ TEST_F(GraphFakeTest, MoveKeepsTheIdOnlyWithImmutableIds) {
   EXPECT_EQ(again.json()["id"], new_id);
   EXPECT_EQ(fakes.graph().messages(mailbox).front().folder, "junkemail");
   EXPECT_EQ(http(fakes.port(), "DELETE", "/v1.0/users/" + mailbox + "/messages/" + new_id, {}, headers).status, 204u);
-  EXPECT_EQ(http(fakes.port(), "DELETE", "/v1.0/users/" + mailbox + "/messages/" + new_id, {}, headers).json()["error"]["code"],
+  EXPECT_EQ(http(fakes.port(), "DELETE", "/v1.0/users/" + mailbox + "/messages/" + new_id, {}, headers)
+                .json()["error"]["code"],
             "ErrorItemNotFound");
   EXPECT_EQ(fakes.graph().deleted(mailbox).size(), 1u);
 }
@@ -135,7 +140,8 @@ TEST_F(GraphFakeTest, ThrottlesWithRetryAfterWhenAsked) {
 }
 
 TEST_F(GraphFakeTest, SeedsARealisticDemoMailbox) {
-  ASSERT_EQ(http(fakes.port(), "POST", "/_sandbox/graph/mailboxes/" + mailbox + "/seed", R"({"count":300})").status, 201u);
+  ASSERT_EQ(http(fakes.port(), "POST", "/_sandbox/graph/mailboxes/" + mailbox + "/seed", R"({"count":300})").status,
+            201u);
   const auto all = fakes.graph().messages(mailbox);
   ASSERT_EQ(all.size(), 300u);
   std::set<std::string> senders;
@@ -155,7 +161,9 @@ TEST_F(GraphFakeTest, SeedsARealisticDemoMailbox) {
 
 TEST_F(GraphFakeTest, SeedsAnAllUnreadInboxOfTheLastWeekForALoad) {
   ASSERT_EQ(http(fakes.port(), "POST", "/_sandbox/graph/mailboxes/" + mailbox + "/seed",
-                 R"({"count":500,"seed":3,"unread":true})").status, 201u);
+                 R"({"count":500,"seed":3,"unread":true})")
+                .status,
+            201u);
   const auto all = fakes.graph().messages(mailbox);
   ASSERT_EQ(all.size(), 500u);
   const auto week_ago = std::chrono::system_clock::now() - std::chrono::days(7);

@@ -36,7 +36,8 @@ TEST(NotifyFake, TelegramAnswersLikeTheBotApi) {
   EXPECT_EQ(ok.json()["result"]["chat"]["id"], "-100");
   const auto no_chat = http(fakes.port(), "POST", kBot, R"({"text":"x"})");
   EXPECT_EQ(no_chat.status, 400u);
-  EXPECT_EQ(no_chat.json(), json({{"ok", false}, {"error_code", 400}, {"description", "Bad Request: chat_id is empty"}}));
+  EXPECT_EQ(no_chat.json(),
+            json({{"ok", false}, {"error_code", 400}, {"description", "Bad Request: chat_id is empty"}}));
   EXPECT_EQ(http(fakes.port(), "POST", "/telegram/botnope/sendMessage", R"({"chat_id":1,"text":"x"})").status, 404u);
 
   fakes.notify().set_fault("telegram", {.status = 429, .count = 1, .retry_after = 3});
@@ -72,7 +73,9 @@ TEST(NotifyFake, ControlRoutesReadClearAndArmFaults) {
   ASSERT_EQ(list.json().size(), 1u);
   EXPECT_EQ(list.json()[0]["headers"]["x-signature-256"], "sha256=ab");
   EXPECT_EQ(list.json()[0]["path"], "/webhook/a");
-  EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/notify/faults", R"({"receiver":"webhook","status":502,"count":1})").status, 204u);
+  EXPECT_EQ(
+      http(fakes.port(), "PUT", "/_sandbox/notify/faults", R"({"receiver":"webhook","status":502,"count":1})").status,
+      204u);
   EXPECT_EQ(http(fakes.port(), "POST", "/webhook/a", "{}").status, 502u);
   EXPECT_EQ(http(fakes.port(), "POST", "/webhook/a", "{}").status, 200u);
   EXPECT_EQ(http(fakes.port(), "DELETE", "/_sandbox/notify/received").status, 204u);
