@@ -10,6 +10,7 @@
 // Arguments are taken by value, so a handler may return these awaitables directly.
 #include "core/db/errors.hpp"
 #include "core/db/pool.hpp"
+#include "core/db/statement.hpp"
 #include "core/http/message.hpp"
 #include "core/http/problem.hpp"
 
@@ -19,6 +20,12 @@ namespace core::app {
 template <class... Args>
 boost::asio::awaitable<http::Response> json_document(db::Pool& db, std::string_view sql, Args... args) {
   const auto rows = co_await db.query(sql, std::move(args)...);
+  co_return http::Response::json_text(std::string(rows.front().text(0)));
+}
+
+// The same, for a statement composed from the filters present (core/db/statement.hpp).
+inline boost::asio::awaitable<http::Response> json_document(db::Pool& db, db::Composed st) {
+  const auto rows = co_await db.execute(st.sql, std::move(st.params));
   co_return http::Response::json_text(std::string(rows.front().text(0)));
 }
 

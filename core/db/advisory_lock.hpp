@@ -19,8 +19,8 @@ namespace core::db {
 template <class Job>
 boost::asio::awaitable<bool> with_advisory_lock(Pool& pool, std::string name, Job job) {
   auto lease = co_await pool.acquire();
-  const auto locked = co_await lease.query("SELECT pg_try_advisory_lock(hashtext($1))", name);
-  if (locked.front().text(0) != "t") co_return false;
+  const Result locked = co_await lease.query("SELECT pg_try_advisory_lock(hashtext($1))", name);
+  if (!locked.front().get<bool>(0)) co_return false;
   std::exception_ptr failure;
   try {
     co_await job();

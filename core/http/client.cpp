@@ -173,6 +173,13 @@ awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
   }
 }
 
+// Not coroutines: the callee takes the empty list by value into its own frame.
+awaitable<OutboundResponse> Client::get(std::string url) const { return get(std::move(url), HeaderList()); }
+
+awaitable<OutboundResponse> Client::post_json(std::string url, const nlohmann::json& body) const {
+  return post_json(std::move(url), body, HeaderList());
+}
+
 awaitable<OutboundResponse> Client::get(std::string url, HeaderList headers) const {
   headers.emplace_back("Accept", "application/json");
   // Named, not a braced temporary inside co_await: GCC 12 destroys such temporaries twice.

@@ -87,10 +87,13 @@ class Client {
 
   boost::asio::awaitable<OutboundResponse> send(OutboundRequest request) const;
 
-  // JSON conveniences: set Accept (and Content-Type for a body) to application/json.
-  boost::asio::awaitable<OutboundResponse> get(std::string url, HeaderList headers = {}) const;
+  // JSON conveniences: set Accept (and Content-Type for a body) to application/json. Overloads,
+  // not defaulted parameters: a coroutine takes none of class type (docs/conventions.md).
+  boost::asio::awaitable<OutboundResponse> get(std::string url) const;
+  boost::asio::awaitable<OutboundResponse> get(std::string url, HeaderList headers) const;
+  boost::asio::awaitable<OutboundResponse> post_json(std::string url, const nlohmann::json& body) const;
   boost::asio::awaitable<OutboundResponse> post_json(std::string url, const nlohmann::json& body,
-                                                     HeaderList headers = {}) const;
+                                                     HeaderList headers) const;
 
   const ClientOptions& options() const { return options_; }
 

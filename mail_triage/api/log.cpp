@@ -1,6 +1,7 @@
 #include "mail_triage/api/log.hpp"
 
 #include "core/app/json_rows.hpp"
+#include "core/db/statement.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 
@@ -39,22 +40,10 @@ LogFilter read_filter(const core::http::Query& query) {
 // prepared statement with its own plan (at most 16): an absent filter never becomes an
 // `$n IS NULL OR ...` that a generic plan cannot use an index for. Without `q` the total comes
 // from email_log_counts (migration 0009); with `q` it counts the trigram matches.
-struct LogStatement {
-  std::string sql;
-  std::vector<core::db::Param> params;
-};
-
-// Appends one condition to a WHERE clause.
-void restrict(std::string& where, const std::string& condition) {
-  where += (where.empty() ? " WHERE " : " AND ") + condition;
-}
-
-LogStatement compose_list(const LogFilter& f) {
-  LogStatement st;
-  auto bind = [&](std::string value) {
-    st.params.emplace_back(std::move(value));
-    return "$" + std::to_string(st.params.size());
-  };
+core::db::Composed compose_list(const LogFilter& f) {
+  using core::db::restrict;
+  core::db::Composed st;
+  auto bind = [&](std::string value) { return st.bind(std::move(value)); };
   std::string rows_where, counts_where;
   auto equal = [&](const std::optional<std::string>& value, const std::string& row_column,
                    const std::string& count_column) {
@@ -108,7 +97,7 @@ void install_log_routes(core::app::Context& ctx) {
   auto& db = ctx.db;
 
   ctx.router.get("/api/v1/log", [&db](Request& req) -> awaitable<Response> {
-    LogStatement st = compose_list(read_filter(req.query));
+    core::db::Composed st = compose_list(read_filter(req.query));
     const auto rows = co_await db.execute(st.sql, std::move(st.params));
     co_return Response::json_text(std::string(rows.front().text(0)));
   });

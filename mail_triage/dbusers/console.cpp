@@ -138,7 +138,7 @@ awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListVi
   const auto users = co_await db.query(kUsers);
   std::string rows;
   for (const auto& u : users) {
-    const bool active = u.text(5) == "t";
+    const bool active = u.get<bool>(5);
     std::string revoke = "<form class=\"inline\" method=\"post\" action=\"/dbusers/users/" + html_escape(u.text(0)) +
                          "/revoke\">" + hidden_csrf(s.csrf()) + "<button type=\"submit\" aria-label=\"Revoke " +
                          html_escape(u.text(1)) + "\">Revoke</button></form>";

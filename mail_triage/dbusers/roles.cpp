@@ -109,9 +109,9 @@ awaitable<CreatedUser> create_user(core::db::Pool& db, NewUser user) {
                       .password = new_password()};
   auto tx = co_await db.begin();
   const auto taken = co_await tx.query(kTaken, created.username, created.role_name);
-  if (taken.front().text(1) == "t")
+  if (taken.front().get<bool>(1))
     throw DbUserError(Kind::exists, "a database user named " + created.username + " exists already");
-  if (taken.front().text(0) == "t")
+  if (taken.front().get<bool>(0))
     throw DbUserError(Kind::exists, "a PostgreSQL role named " + created.role_name + " exists already");
 
   const auto& conn = tx.connection();
@@ -150,7 +150,7 @@ awaitable<void> revoke_user(core::db::Pool& db, std::string id, std::string acto
   auto tx = co_await db.begin();
   const auto found = co_await tx.query(kFind, id);
   if (found.empty()) throw DbUserError(Kind::not_found, "no database user with id " + id);
-  if (found.front().text(1) != "t") throw DbUserError(Kind::inactive, "this database user is revoked already");
+  if (!found.front().get<bool>(1)) throw DbUserError(Kind::inactive, "this database user is revoked already");
   const std::string role_name(found.front().text(0));
   const std::string role = tx.connection().escape_identifier(role_name);
 

@@ -114,7 +114,7 @@ awaitable<std::vector<Purge::Target>> Purge::targets(const PurgeRequest& request
   std::vector<Target> out;
   if (request.sender) {
     const auto whitelisted = co_await db_.query(kIsWhitelisted, *request.sender);
-    if (whitelisted.front().text(0) == "t")
+    if (whitelisted.front().get<bool>(0))
       result.excluded.push_back(*request.sender);
     else
       out.push_back({.address = *request.sender, .days = request.days, .before = before(request.days)});
@@ -123,7 +123,7 @@ awaitable<std::vector<Purge::Target>> Purge::targets(const PurgeRequest& request
   const auto rules = co_await db_.query(kActiveRules);
   for (const auto& r : rules) {
     const std::string address(r.text(0));
-    if (r.text(3) == "t") {
+    if (r.get<bool>(3)) {
       result.excluded.push_back(address);
       continue;
     }

@@ -1,6 +1,7 @@
 #include "ops_console/api/admin.hpp"
 
 #include "core/app/json_rows.hpp"
+#include "core/db/statement.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
@@ -67,8 +68,16 @@ constexpr std::string_view kSetDisplaySetting = R"sql(
 // --- pipeline executions ---
 
 // Newest first. A run fell back when its output is an object with the key user_route_fallback.
-constexpr std::string_view kPipelineExecutions = R"sql(
-  SELECT json_build_object('limit', $3::integer, 'items', coalesce(json_agg(json_build_object(
+// GET /api/admin/pipeline-executions, composed from the filters present (core/db/statement.hpp).
+struct ExecutionFilter {
+  std::optional<std::int64_t> pipeline_id;
+  bool fallbacks_only = false;
+  std::int64_t limit = 0;
+};
+
+// $1 is the limit; the rows are those of the page that compose_executions() appends.
+constexpr std::string_view kExecutionsJson = R"sql(
+  SELECT json_build_object('limit', $1::integer, 'items', coalesce(json_agg(json_build_object(
       'id', e.id,
       'pipeline_id', e.pipeline_id,
       'ticket_id', e.ticket_id,
@@ -79,15 +88,21 @@ constexpr std::string_view kPipelineExecutions = R"sql(
       'has_fallback', e.has_fallback,
       'error', e.error,
       'output_data', e.output_data) ORDER BY e.started_at DESC, e.id DESC), '[]'::json))
-  FROM (
-    SELECT p.*, coalesce(jsonb_typeof(p.output_data) = 'object' AND p.output_data ? 'user_route_fallback', false)
-             AS has_fallback
-    FROM pipeline_executions p
-    WHERE ($1::bigint IS NULL OR p.pipeline_id = $1)
-      AND (NOT $2::boolean OR (jsonb_typeof(p.output_data) = 'object' AND p.output_data ? 'user_route_fallback'))
-    ORDER BY p.started_at DESC, p.id DESC
-    LIMIT $3) e
-)sql";
+  FROM (SELECT p.*, )sql";
+
+constexpr std::string_view kHasFallback =
+    "coalesce(jsonb_typeof(p.output_data) = 'object' AND p.output_data ? 'user_route_fallback', false)";
+
+core::db::Composed compose_executions(const ExecutionFilter& f) {
+  core::db::Composed st;
+  const std::string limit = st.bind(f.limit);  // $1
+  std::string where;
+  if (f.pipeline_id) core::db::restrict(where, "p.pipeline_id = " + st.bind(*f.pipeline_id));
+  if (f.fallbacks_only) core::db::restrict(where, std::string(kHasFallback));
+  st.sql = std::string(kExecutionsJson) + std::string(kHasFallback) + " AS has_fallback FROM pipeline_executions p" +
+           where + " ORDER BY p.started_at DESC, p.id DESC LIMIT " + limit + ") e";
+  return st;
+}
 
 inline constexpr std::int64_t kDefaultExecutions = 100;
 inline constexpr std::int64_t kMaxExecutions = 500;
@@ -152,15 +167,14 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
 
   routes.get("/api/admin/pipeline-executions", Access::admin(), [&db](Request& req) {
     core::json::QueryReader in(req.query);
-    const bool fallbacks_only = in.boolean("fallbacks_only", false);
-    std::optional<std::int64_t> pipeline_id;
+    ExecutionFilter f{.fallbacks_only = in.boolean("fallbacks_only", false)};
     if (const auto raw = req.query.get("pipeline_id")) {
-      pipeline_id = digits_id(*raw);
-      if (!pipeline_id) in.add("pipeline_id", "must be digits only");
+      f.pipeline_id = digits_id(*raw);
+      if (!f.pipeline_id) in.add("pipeline_id", "must be digits only");
     }
-    const auto limit = std::min(in.integer("limit", kDefaultExecutions, {.min = 1}), kMaxExecutions);
+    f.limit = std::min(in.integer("limit", kDefaultExecutions, {.min = 1}), kMaxExecutions);
     in.finish();
-    return core::app::json_document(db, kPipelineExecutions, pipeline_id, fallbacks_only, limit);
+    return core::app::json_document(db, compose_executions(f));
   });
 }
 

@@ -84,7 +84,7 @@ void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
 
   routes.get("/api/auth/setup", Access::open(), [id](Request&) -> awaitable<Response> {
     const auto any = co_await id->db().query(kAnyUser);
-    co_return Response::json({{"setupRequired", any.front().text(0) != "t"}});
+    co_return Response::json({{"setupRequired", !any.front().get<bool>(0)}});
   });
 
   routes.post("/api/auth/setup", Access::open(), [id](Request& req) -> awaitable<Response> {
@@ -103,7 +103,7 @@ void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
     const auto user_id = created.front().get<std::int64_t>(0);
     const std::string token = co_await id->start_session(user_id, req.remote_address);
     const auto user = co_await id->user_by_id(user_id);
-    co_return with_session(Response::json(user_json(*user), core::http::Status::created), req, token);
+    co_return with_session(Response::json(user_json(user), core::http::Status::created), req, token);
   });
 }
 

@@ -38,11 +38,12 @@ constexpr std::string_view kListGlobal = R"sql(
   WHERE c.owner_user_id IS NULL AND $1 <> 'personal'
 )sql";
 
-// No row when the named owner does not exist.
+// No row when the named owner does not exist: the owner ($2) must equal the user of that id,
+// which is NULL for none, so a global channel (owner NULL) passes too.
 constexpr std::string_view kCreate = R"sql(
   INSERT INTO notification_channels AS c (channel_type, owner_user_id, name, enabled, config)
   SELECT $1, $2, $3, $4, $5::jsonb
-  WHERE $2::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = $2)
+  WHERE $2::bigint IS NOT DISTINCT FROM (SELECT id FROM users WHERE id = $2)
   RETURNING notification_channel_json(c, (SELECT email FROM users WHERE id = c.owner_user_id))
 )sql";
 

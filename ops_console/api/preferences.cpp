@@ -86,7 +86,7 @@ void install_preference_routes(core::app::Context& ctx, std::shared_ptr<identity
     const auto user_id = current_user(req).id;
     co_await db.query(kSetName, user_id, name);
     const auto user = co_await id->user_by_id(user_id);
-    co_return Response::json(user_json(*user));
+    co_return Response::json(user_json(user));
   });
 }
 

@@ -84,9 +84,9 @@ awaitable<std::optional<User>> Identity::user_of(std::optional<std::string> toke
   co_return user_from(rows.front());
 }
 
-awaitable<std::optional<User>> Identity::user_by_id(std::int64_t id) {
+awaitable<User> Identity::user_by_id(std::int64_t id) {
   const auto rows = co_await db_.query(kUserById, id);
-  if (rows.empty()) co_return std::nullopt;
+  if (rows.empty()) throw Problem::unauthorized("this account no longer exists");
   co_return user_from(rows.front());
 }
 
@@ -106,9 +106,7 @@ awaitable<Identity::SignIn> Identity::sign_in(std::string email, std::string pas
   co_await sessions_.succeeded(email, address);
   SignIn result;
   result.token = co_await start_session(id, address);
-  auto user = co_await user_by_id(id);
-  if (!user) throw std::runtime_error("the user signing in was deleted meanwhile");
-  result.user = std::move(*user);
+  result.user = co_await user_by_id(id);
   co_return result;
 }
 

@@ -61,7 +61,8 @@ class Identity {
 
   // The user of the request's session (refreshing it), or nothing.
   boost::asio::awaitable<std::optional<User>> user_of(std::optional<std::string> token);
-  boost::asio::awaitable<std::optional<User>> user_by_id(std::int64_t id);
+  // A signed-in user by id; Problem 401 when the account is gone (deleted since it signed in).
+  boost::asio::awaitable<User> user_by_id(std::int64_t id);
 
   struct SignIn {
     User user;
