@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const json config = json::parse(text, nullptr, false);
   if (config.is_discarded()) return 0;
   const NotifySettings settings;
-  const json merged = overlay_config(json{{"bot_token", "1:abc"}, {"secret", "s"}, {"topic", "t"}}, config, false);
+  const json merged = replace_config(json{{"bot_token", "1:abc"}, {"secret", "s"}, {"topic", "t"}}, config,
+                                     json::array({"bot_token", "secret"}));
   core::json::Errors errors;
   const json stored = read_config(type, merged, settings, errors);
   if (!errors.ok()) return 0;

@@ -2,6 +2,7 @@
 
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/auth.hpp"
+#include "ops_console/api/data.hpp"
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/integrations.hpp"
 #include "ops_console/api/notifications.hpp"

@@ -16,6 +16,7 @@ using core::http::Response;
 
 namespace {
 
+// A rule renders as purge_rule_json() (migration 0008).
 constexpr std::string_view kListAll = R"sql(
   SELECT json_build_object('items', coalesce(json_agg(purge_rule_json(r) ORDER BY r.email_address), '[]'::json))
   FROM purge_rules r

@@ -16,6 +16,7 @@ using core::http::Response;
 
 namespace {
 
+// A profile renders as sender_profile_json() (migration 0007).
 constexpr std::string_view kListActive = R"sql(
   SELECT json_build_object('items', coalesce(json_agg(sender_profile_json(p) ORDER BY p.email_address), '[]'::json))
   FROM sender_profiles p WHERE p.is_active

@@ -15,6 +15,7 @@ using core::http::Status;
 
 namespace {
 
+// An entry renders as whitelist_entry_json() (migration 0008).
 // Active entries, including expired ones (expires_at passed)...
 constexpr std::string_view kListActiveAndExpired = R"sql(
   SELECT json_build_object('items', coalesce(

@@ -22,7 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-// --- company scope ---
+// --- company scope: a company renders as company_scope_json() (migration 0004) ---
 
 constexpr std::string_view kListScope = R"sql(
   SELECT json_build_object('items', coalesce(
@@ -107,20 +107,6 @@ core::db::Composed compose_executions(const ExecutionFilter& f) {
 inline constexpr std::int64_t kDefaultExecutions = 100;
 inline constexpr std::int64_t kMaxExecutions = 500;
 
-// --- data lists ---
-
-constexpr std::string_view kCompanyCategories = R"sql(
-  SELECT coalesce(json_agg(json_build_object('id', id, 'name', name, 'is_active', is_active)
-                           ORDER BY lower(name), id), '[]'::json)
-  FROM company_categories
-)sql";
-
-constexpr std::string_view kCompaniesList = R"sql(
-  SELECT coalesce(json_agg(json_build_object('id', id, 'company_name', company_name)
-                           ORDER BY lower(company_name), id), '[]'::json)
-  FROM companies WHERE deleted_at IS NULL AND is_active
-)sql";
-
 }  // namespace
 
 void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
@@ -176,14 +162,6 @@ void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Ide
     in.finish();
     return core::app::json_document(db, compose_executions(f));
   });
-}
-
-void install_data_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id) {
-  identity::Routes routes(ctx.router, id);
-  auto& db = ctx.db;
-  routes.get("/api/data/company-categories",
-             [&db](Request&) { return core::app::json_document(db, kCompanyCategories); });
-  routes.get("/api/data/companies-list", [&db](Request&) { return core::app::json_document(db, kCompaniesList); });
 }
 
 }  // namespace ops_console

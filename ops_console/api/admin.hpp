@@ -5,15 +5,11 @@
 //   GET   /api/admin/display-settings            admin  the six kiosk and mobile id lists
 //   POST  /api/admin/display-settings            admin  any of the six lists → all six
 //   GET   /api/admin/pipeline-executions         admin  ?fallbacks_only&pipeline_id&limit → {items, limit}
-// and the data lists any signed-in user reads:
-//   GET   /api/data/company-categories           auth   [{id, name, is_active}]
-//   GET   /api/data/companies-list               auth   [{id: number, company_name}]
 #include "core/app/service.hpp"
 #include "ops_console/identity/identity.hpp"
 
 namespace ops_console {
 
 void install_admin_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity);
-void install_data_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity);
 
 }  // namespace ops_console

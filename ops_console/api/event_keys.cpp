@@ -17,6 +17,7 @@ using core::http::Request;
 
 namespace {
 
+// A key renders as notify_event_key_json() (migration 0006).
 constexpr std::string_view kList = R"sql(
   SELECT coalesce(json_agg(notify_event_key_json(k) ORDER BY k.sort_order, k.key), '[]'::json)
   FROM notify_event_keys k

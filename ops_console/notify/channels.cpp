@@ -114,18 +114,30 @@ json read_config(std::string_view type, const json& config, const NotifySettings
   return out;
 }
 
-json overlay_config(const json& stored, const json& incoming, bool merge_all) {
-  if (!incoming.is_object()) return incoming;  // not an object: read_config says so
-  json out = json::object();
-  for (const auto& [key, value] : stored.items()) {
-    const bool secret = std::find(kSecretFields.begin(), kSecretFields.end(), key) != kSecretFields.end();
-    if (merge_all || secret) out[key] = value;
-  }
+namespace {
+
+json overlay(json kept, const json& incoming) {
   // A request to mint replaces the stored topic; a mint_topic that is not a boolean is left for
   // read_config to refuse.
-  if (incoming.contains("mint_topic") && incoming["mint_topic"] == true) out.erase("topic");
-  out.update(incoming);
-  return out;
+  if (incoming.contains("mint_topic") && incoming["mint_topic"] == true) kept.erase("topic");
+  kept.update(incoming);
+  return kept;
+}
+
+}  // namespace
+
+json merge_config(const json& stored, const json& incoming) {
+  if (!incoming.is_object()) return incoming;  // not an object: read_config says so
+  return overlay(stored.is_object() ? stored : json::object(), incoming);
+}
+
+json replace_config(const json& stored, const json& incoming, const json& secrets_set) {
+  if (!incoming.is_object()) return incoming;
+  json kept = json::object();
+  for (const auto& key : secrets_set)
+    if (key.is_string() && stored.contains(key.get<std::string>()))
+      kept[key.get<std::string>()] = stored[key.get<std::string>()];
+  return overlay(std::move(kept), incoming);
 }
 
 }  // namespace ops_console::notify

@@ -7,7 +7,9 @@
 //   push_topic     {topic}               ntfy topic; {"mint_topic": true} asks for a long random one
 //   webhook        {url, secret}         any https endpoint on WEBHOOK_ALLOWED_HOSTS, body signed with the secret
 //
-// Secret fields (bot_token, secret) are write-only: responses list them under "secrets_set".
+// Secret fields (bot_token, secret) are write-only: responses list them under "secrets_set". They
+// are named once, by notification_secret_fields() (migration 0008), which the renderer
+// notification_channel_json() uses; the service learns which stored fields are secret from it.
 #include "core/config/config.hpp"
 #include "core/json/validate.hpp"
 #include "ops_console/notify/url_guard.hpp"
@@ -24,9 +26,6 @@ namespace ops_console::notify {
 inline constexpr std::array<std::string_view, 4> kChannelTypes{"chat_webhook", "messenger_bot", "push_topic",
                                                                "webhook"};
 bool is_channel_type(std::string_view type);
-
-// Keys of a configuration that are never rendered; omitted from an update, they keep their value.
-inline constexpr std::array<std::string_view, 2> kSecretFields{"bot_token", "secret"};
 
 struct NotifySettings {
   HostAllowlist chat_webhook_hosts;
@@ -48,9 +47,12 @@ NotifySettings read_notify_settings(core::config::Reader& env);
 nlohmann::json read_config(std::string_view type, const nlohmann::json& config, const NotifySettings& settings,
                            core::json::Errors& errors);
 
-// A configuration for an update: `incoming` over `stored`. With `merge_all`, every stored key
-// the update omits is kept (PATCH); otherwise only the secret fields are (PUT replaces the rest).
-// Asking to mint a topic drops the stored one.
-nlohmann::json overlay_config(const nlohmann::json& stored, const nlohmann::json& incoming, bool merge_all);
+// A configuration for an update, `incoming` over what is kept of `stored`. Asking to mint a topic
+// drops the stored one. merge_config keeps every stored field the update omits (PATCH);
+// replace_config keeps only the stored secrets, `secrets_set` as the renderer lists them (PUT
+// replaces the rest, but a secret is never shown, so it cannot be sent back).
+nlohmann::json merge_config(const nlohmann::json& stored, const nlohmann::json& incoming);
+nlohmann::json replace_config(const nlohmann::json& stored, const nlohmann::json& incoming,
+                              const nlohmann::json& secrets_set);
 
 }  // namespace ops_console::notify

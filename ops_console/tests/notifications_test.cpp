@@ -288,6 +288,24 @@ TEST_F(ChannelsTest, AFailingTestSendDoesNotFailTheSave) {
   EXPECT_EQ(hook.json()["test"]["reason"], "HTTP 503: receiver failed");
 }
 
+// The secret fields are named once, by notification_secret_fields(): name another there and the
+// renderer hides it and an update keeps it, with no change to the service.
+TEST_F(ChannelsTest, SecretFieldsAreThoseTheDatabaseNames) {
+  sql("CREATE OR REPLACE FUNCTION notification_secret_fields() RETURNS text[] LANGUAGE sql IMMUTABLE "
+      "AS $$ SELECT '{bot_token,secret,chat_id}'::text[] $$");
+  const auto saved = call("PUT", "/api/me/channels/messenger_bot", {{"config", config_for("messenger_bot")}}, tech);
+  ASSERT_EQ(saved.status, 201u) << saved.body;
+  EXPECT_EQ(saved.json()["channel"]["config"], json::object());
+  EXPECT_EQ(saved.json()["channel"]["secrets_set"], json({"bot_token", "chat_id"}));
+
+  // Saved again with a new token only: the stored chat id is kept, as a secret is.
+  const auto resaved = call("PUT", "/api/me/channels/messenger_bot",
+                            {{"config", {{"bot_token", "42:AnotherTokenOfTwentyChars"}}}}, tech);
+  ASSERT_EQ(resaved.status, 200u) << resaved.body;
+  EXPECT_EQ(sql("SELECT config->>'chat_id' || ' ' || (config->>'bot_token') FROM notification_channels"),
+            "-1001234567890 42:AnotherTokenOfTwentyChars");
+}
+
 TEST_F(ChannelsTest, SubscriptionMatrixDefaultsToTrueAndUpserts) {
   for (const auto& [key, order] :
        std::vector<std::pair<std::string, int>>{{"ticket_created", 20}, {"backup_failed", 10}, {"sla_breach", 30}})

@@ -17,13 +17,11 @@ using core::http::Request;
 using core::http::Response;
 using identity::current_user;
 using nlohmann::json;
-using notify::Notifier;
+using namespace channel_fields;
 
 namespace {
 
-// ---- SQL -------------------------------------------------------------------------------------
-
-// $1: global | personal | all.
+// Channels render as notification_channel_json() (migration 0008). $1: global | personal | all.
 constexpr std::string_view kListForAdmin = R"sql(
   SELECT coalesce(json_agg(notification_channel_json(c, u.email) ORDER BY c.id), '[]'::json)
   FROM notification_channels c LEFT JOIN users u ON u.id = c.owner_user_id
@@ -66,60 +64,8 @@ constexpr std::string_view kUpdate = R"sql(
 
 constexpr std::string_view kDelete = "DELETE FROM notification_channels WHERE id = $1";
 
-constexpr std::string_view kMine = R"sql(
-  SELECT coalesce(json_agg(notification_channel_json(c, u.email) ORDER BY c.channel_type), '[]'::json)
-  FROM notification_channels c JOIN users u ON u.id = c.owner_user_id
-  WHERE c.owner_user_id = $1
-)sql";
-
-constexpr std::string_view kMineOfType = R"sql(
-  SELECT id, name, config::text FROM notification_channels WHERE owner_user_id = $1 AND channel_type = $2
-)sql";
-
-constexpr std::string_view kUpsertMine = R"sql(
-  INSERT INTO notification_channels AS c (owner_user_id, channel_type, name, enabled, config)
-  VALUES ($1, $2, $3, $4, $5::jsonb)
-  ON CONFLICT (owner_user_id, channel_type) WHERE owner_user_id IS NOT NULL DO UPDATE
-    SET name = EXCLUDED.name, enabled = EXCLUDED.enabled, config = EXCLUDED.config, updated_at = now()
-  RETURNING c.id, notification_channel_json(c, (SELECT email FROM users WHERE id = c.owner_user_id))::text,
-            (xmax = 0) AS created
-)sql";
-
-constexpr std::string_view kDeleteMine = R"sql(
-  DELETE FROM notification_channels WHERE owner_user_id = $1 AND channel_type = $2 RETURNING id
-)sql";
-
-// Active keys in the admin's order, each with the session user's explicit cells.
-constexpr std::string_view kMatrix = R"sql(
-  SELECT k.key, coalesce(json_object_agg(s.channel_type, s.enabled) FILTER (WHERE s.channel_type IS NOT NULL),
-                         '{}'::json)::text
-  FROM notify_event_keys k
-  LEFT JOIN notification_subscriptions s ON s.event_key = k.key AND s.user_id = $1
-  WHERE k.is_active
-  GROUP BY k.key, k.sort_order
-  ORDER BY k.sort_order, k.key
-)sql";
-
-constexpr std::string_view kSubscribe = R"sql(
-  INSERT INTO notification_subscriptions (user_id, event_key, channel_type, enabled) VALUES ($1, $2, $3, $4)
-  ON CONFLICT (user_id, event_key, channel_type) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = now()
-  RETURNING json_build_object('event_key', event_key, 'channel_type', channel_type, 'enabled', enabled)
-)sql";
-
-// ---- Reading requests ------------------------------------------------------------------------
-
-const core::json::StringRule kChannelType{.one_of = {notify::kChannelTypes.begin(), notify::kChannelTypes.end()}};
-const core::json::StringRule kName{.max_length = 200};
-const core::json::StringRule kEventKey{.min_length = 1, .max_length = 128, .lowercase = true};
 const core::json::StringRule kOwnerFilter{.one_of = {"global", "personal", "all"}};
 
-// A {type} path segment: one of the four channel types, else 400 naming it.
-std::string channel_type_of(const Request& req) {
-  std::string type(req.param("type"));
-  if (!notify::is_channel_type(type))
-    throw Problem::invalid_field("type", "must be one of chat_webhook, messenger_bot, push_topic, webhook");
-  return type;
-}
 
 std::int64_t id_of(const Request& req) {
   const auto id = core::parse_int64(req.param("id"));
@@ -154,20 +100,18 @@ awaitable<Stored> load_for(core::db::Pool& db, const Request& req) {
   co_return s;
 }
 
-Response test_result(std::int64_t channel_id, const notify::Delivery& d) {
+}  // namespace
+
+Response channel_fields::test_result(std::int64_t channel_id, const notify::Delivery& d) {
   json out = d.to_json();
   out["channel_id"] = channel_id;
   return Response::json(out);
 }
 
-}  // namespace
-
-void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
-                                 std::shared_ptr<const Notifier> notifier) {
+void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                            std::shared_ptr<const notify::Notifier> notifier) {
   identity::Routes routes(ctx.router, id);
   auto& db = ctx.db;
-
-  // ---- Channels, global and personal ---------------------------------------------------------
 
   routes.get("/api/notification-channels", [&db](Request& req) {
     core::json::QueryReader in(req.query);
@@ -213,7 +157,7 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     std::optional<std::string> config;
     if (in.has("config")) {
       core::json::Errors errors;
-      const json merged = notify::overlay_config(s.channel.config, body["config"], true);
+      const json merged = notify::merge_config(s.channel.config, body["config"]);
       config = notify::read_config(s.channel.type, merged, notifier->settings(), errors).dump();
       errors.finish();
     }
@@ -233,86 +177,6 @@ void install_notification_routes(core::app::Context& ctx, std::shared_ptr<identi
     const Stored s = co_await load_for(db, req);
     const auto delivery = co_await notifier->send_test(s.channel);
     co_return test_result(s.channel.id, delivery);
-  });
-
-  // ---- The session user's personal channels --------------------------------------------------
-
-  routes.get("/api/me/channels",
-             [&db](Request& req) { return core::app::json_document(db, kMine, current_user(req).id); });
-
-  routes.put("/api/me/channels/{type}", [&db, notifier](Request& req) -> awaitable<Response> {
-    const std::string type = channel_type_of(req);
-    const auto body = core::json::parse_object(req.body);
-    core::json::BodyReader in(body);
-    const std::string name = in.optional_string("name", kName).value_or("");
-    const bool enabled = in.optional_boolean("enabled").value_or(true);
-    if (!in.has("config")) in.add("config", "is required");
-    in.finish();
-    const auto user_id = current_user(req).id;
-    // Secrets omitted from the body keep their stored value: they are never shown to be re-sent.
-    const auto existing = co_await db.query(kMineOfType, user_id, type);
-    const json stored = existing.empty() ? json::object() : json::parse(existing.front().text(2));
-    core::json::Errors errors;
-    const json config =
-        notify::read_config(type, notify::overlay_config(stored, body["config"], false), notifier->settings(), errors);
-    errors.finish();
-
-    const auto rows = co_await db.query(kUpsertMine, user_id, type, name, enabled, config);
-    const auto& row = rows.front();
-    const notify::Channel channel{.id = row.get<std::int64_t>(0), .type = type, .name = name, .config = config};
-    const bool created = row.get<bool>(2);
-    // Best effort: the channel is saved whatever the test send says.
-    const auto delivery = co_await notifier->send_test(channel);
-    co_return Response::json({{"channel", json::parse(row.text(1))}, {"test", delivery.to_json()}},
-                             created ? core::http::Status::created : core::http::Status::ok);
-  });
-
-  routes.del("/api/me/channels/{type}", [&db](Request& req) -> awaitable<Response> {
-    const std::string type = channel_type_of(req);
-    const auto rows = co_await db.query(kDeleteMine, current_user(req).id, type);
-    if (rows.empty()) throw Problem::not_found("you have no " + type + " channel");
-    co_return Response::empty();
-  });
-
-  routes.post("/api/me/channels/{type}/test", [&db, notifier](Request& req) -> awaitable<Response> {
-    const std::string type = channel_type_of(req);
-    const auto rows = co_await db.query(kMineOfType, current_user(req).id, type);
-    if (rows.empty()) throw Problem::not_found("you have no " + type + " channel");
-    const auto& r = rows.front();
-    const notify::Channel channel{
-        .id = r.get<std::int64_t>(0), .type = type, .name = std::string(r.text(1)), .config = json::parse(r.text(2))};
-    const auto delivery = co_await notifier->send_test(channel);
-    co_return test_result(channel.id, delivery);
-  });
-
-  // ---- The subscription matrix ---------------------------------------------------------------
-
-  routes.get("/api/me/notification-subscriptions", [&db](Request& req) -> awaitable<Response> {
-    const auto rows = co_await db.query(kMatrix, current_user(req).id);
-    json keys = json::array();
-    json matrix = json::object();
-    for (const auto& r : rows) {
-      const std::string key(r.text(0));
-      const json explicit_cells = json::parse(r.text(1));
-      keys.push_back(key);
-      for (const auto type : notify::kChannelTypes)
-        matrix[key][std::string(type)] = explicit_cells.value(std::string(type), true);  // opt-out
-    }
-    co_return Response::json(
-        {{"eventKeys", keys},
-         {"channelTypes", json(std::vector<std::string>(notify::kChannelTypes.begin(), notify::kChannelTypes.end()))},
-         {"matrix", matrix}});
-  });
-
-  routes.put("/api/me/notification-subscriptions", [&db](Request& req) {
-    const auto body = core::json::parse_object(req.body);
-    core::json::BodyReader in(body);
-    std::string event_key = in.string("event_key", kEventKey);
-    std::string type = in.string("channel_type", kChannelType);
-    const bool enabled = in.boolean("enabled");
-    in.finish();
-    return core::app::json_document(db, kSubscribe, current_user(req).id, std::move(event_key), std::move(type),
-                                    enabled);
   });
 }
 
