@@ -5,13 +5,13 @@
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "mail_triage/dbusers/roles.hpp"
+#include "mail_triage/dbusers/views.hpp"
 
 #include <memory>
 
 namespace mail_triage::dbusers {
 
 using boost::asio::awaitable;
-using core::html_escape;
 using core::http::cookie;
 using core::http::Request;
 using core::http::Response;
@@ -48,134 +48,18 @@ std::string form_value(const core::http::Query& form, std::string_view name) {
   return std::string(form.get(name).value_or(""));
 }
 
-const char* kStyle = R"css(
-  body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1d2733; }
-  h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
-  table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #d8dee6; vertical-align: top; }
-  th { background: #f3f5f8; } .inactive td { color: #7a8693; }
-  form.inline { display: inline; } label { display: block; margin: .6rem 0 .2rem; font-weight: 600; }
-  input[type=text], input[type=password], select, textarea { width: 24rem; max-width: 100%; padding: .35rem; font: inherit; }
-  button { padding: .4rem .9rem; font: inherit; cursor: pointer; }
-  .error { background: #fde8e8; border: 1px solid #e0a4a4; padding: .6rem; } .notice { background: #e6f4ea; border: 1px solid #9fd1ad; padding: .6rem; }
-  .secret { font-family: ui-monospace, monospace; background: #fff8d6; padding: .1rem .3rem; }
-  dl { display: grid; grid-template-columns: max-content auto; gap: .4rem 1rem; } dt { font-weight: 600; }
-  header { display: flex; justify-content: space-between; align-items: baseline; }
-)css";
-
-Response page(Status status, std::string_view title, const std::string& body) {
-  auto res = Response::text(
-      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<title>" +
-          html_escape(title) + " · mail-triage</title><style>" + kStyle + "</style></head><body>\n" + body +
-          "\n</body></html>\n",
-      status, "text/html; charset=utf-8");
-  res.headers.set("Cache-Control", "no-store");
-  res.headers.set("Content-Security-Policy",
-                  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
-  res.headers.set("X-Frame-Options", "DENY");
-  res.headers.set("Referrer-Policy", "no-referrer");
-  return res;
-}
-
-Response redirect(std::string location) {
-  auto res = Response::empty(Status::see_other);
-  res.headers.set("Location", std::move(location));
-  res.headers.set("Cache-Control", "no-store");
-  return res;
-}
-
-std::string message(std::string_view css, const std::string& text) {
-  return text.empty() ? "" : "<p class=\"" + std::string(css) + "\" role=\"alert\">" + html_escape(text) + "</p>\n";
-}
-
-std::string hidden_csrf(const std::string& token) {
-  return "<input type=\"hidden\" name=\"csrf\" value=\"" + html_escape(token) + "\">";
-}
-
-Response login_page(Status status, const std::string& form_token, const std::string& error) {
-  return page(status, "Sign in",
-              "<h1>Database users</h1>\n<h2>Sign in</h2>\n" + message("error", error) +
-                  "<form method=\"post\" action=\"/dbusers/login\">" + hidden_csrf(form_token) +
-                  "<label for=\"key\">Admin key</label>"
-                  "<input type=\"password\" id=\"key\" name=\"key\" autocomplete=\"current-password\" required>"
-                  "<p><button type=\"submit\">Sign in</button></p></form>");
-}
-
-// The form values of a refused create, shown again.
-struct CreateForm {
-  std::string username, level = "read_only", description;
-};
-
-std::string create_form(const Session& s, const CreateForm& f) {
-  std::string options;
-  for (const char* level : {"read_only", "modify", "full"})
-    options += std::string("<option value=\"") + level + "\"" + (f.level == level ? " selected" : "") + ">" + level +
-               "</option>";
-  return "<h2>Create a user</h2>\n<form method=\"post\" action=\"/dbusers/users\">" + hidden_csrf(s.csrf()) +
-         "<label for=\"username\">Username</label>"
-         "<input type=\"text\" id=\"username\" name=\"username\" value=\"" +
-         html_escape(f.username) +
-         "\" minlength=\"3\" maxlength=\"31\" pattern=\"[a-z0-9_]{3,31}\" required aria-describedby=\"username-help\">"
-         "<small id=\"username-help\"> 3 to 31 lowercase letters, digits or underscores; the role is "
-         "svc_&lt;username&gt;</small>"
-         "<label for=\"permission_level\">Permission level</label><select id=\"permission_level\" "
-         "name=\"permission_level\">" +
-         options +
-         "</select><label for=\"description\">Description (optional)</label>"
-         "<textarea id=\"description\" name=\"description\" maxlength=\"500\" rows=\"2\">" +
-         html_escape(f.description) + "</textarea><p><button type=\"submit\">Create user</button></p></form>\n";
-}
-
-// What the list page says besides the list. Callers name it before co_await (docs/conventions.md).
-struct ListView {
-  Status status = Status::ok;
-  std::string notice, error;
-  CreateForm form;
-};
-
-awaitable<Response> list_page(core::db::Pool& db, const Session& s, const ListView& view) {
-  const auto users = co_await db.query(kUsers);
-  std::string rows;
-  for (const auto& u : users) {
-    const bool active = u.get<bool>(5);
-    std::string revoke = "<form class=\"inline\" method=\"post\" action=\"/dbusers/users/" + html_escape(u.text(0)) +
-                         "/revoke\">" + hidden_csrf(s.csrf()) + "<button type=\"submit\" aria-label=\"Revoke " +
-                         html_escape(u.text(1)) + "\">Revoke</button></form>";
-    rows += std::string(active ? "<tr>" : "<tr class=\"inactive\">") + "<td>" + html_escape(u.text(1)) + "</td><td>" +
-            html_escape(u.text(2)) + "</td><td>" + html_escape(u.text(3)) + "</td><td>" + html_escape(u.text(4)) +
-            "</td><td>" + (active ? "active" : "revoked") + "</td><td>" + html_escape(u.text(6)) + "<br><small>" +
-            html_escape(u.text(7)) + "</small></td><td>" + html_escape(u.text(8)) + "<br><small>" +
-            html_escape(u.text(9)) + "</small></td><td>" + (active ? revoke : "") + "</td></tr>\n";
-  }
-  if (rows.empty()) rows = "<tr><td colspan=\"8\">No database users yet.</td></tr>\n";
-  co_return page(view.status, "Database users",
-                 "<header><h1>Database users</h1><form class=\"inline\" method=\"post\" action=\"/dbusers/logout\">" +
-                     hidden_csrf(s.csrf()) + "<small>" + html_escape(s.actor) +
-                     "</small> <button type=\"submit\">Sign out</button></form></header>\n" +
-                     message("notice", view.notice) + message("error", view.error) +
-                     "<table><thead><tr><th>Username</th><th>Role</th><th>Permission level</th><th>Description</th>"
-                     "<th>State</th><th>Created</th><th>Revoked</th><th></th></tr></thead><tbody>\n" +
-                     rows + "</tbody></table>\n" + create_form(s, view.form));
-}
-
-Response credentials_page(const CreatedUser& u, const ConsoleSettings& settings) {
-  const std::string port = std::to_string(settings.db_port);
-  const std::string url =
-      "postgresql://" + u.role_name + ":" + u.password + "@" + settings.db_host + ":" + port + "/" + u.database;
-  return page(
-      Status::created, "Credentials",
-      "<h1>Database users</h1>\n<h2>" + html_escape(u.role_name) +
-          " was created</h2>\n"
-          "<p class=\"notice\" role=\"alert\">Copy the password now: it is shown this once and stored nowhere.</p>\n"
-          "<dl><dt>Host</dt><dd id=\"host\">" +
-          html_escape(settings.db_host) + "</dd><dt>Port</dt><dd id=\"port\">" + port +
-          "</dd><dt>Database</dt><dd id=\"database\">" + html_escape(u.database) +
-          "</dd><dt>Username</dt><dd id=\"role\">" + html_escape(u.role_name) +
-          "</dd><dt>Password</dt><dd><span class=\"secret\" id=\"password\">" + html_escape(u.password) +
-          "</span></dd><dt>Connection string</dt><dd><span class=\"secret\" id=\"url\">" + html_escape(url) +
-          "</span></dd><dt>Permission level</dt><dd>" + std::string(to_string(u.level)) +
-          "</dd></dl>\n<p><a href=\"/dbusers\">Back to the list</a></p>");
+// The users as the list shows them.
+views::UserRow user_row(const core::db::Row& r) {
+  return {.id = std::string(r.text(0)),
+          .username = std::string(r.text(1)),
+          .role_name = std::string(r.text(2)),
+          .level = std::string(r.text(3)),
+          .description = std::string(r.text(4)),
+          .active = r.get<bool>(5),
+          .created_at = std::string(r.text(6)),
+          .created_by = std::string(r.text(7)),
+          .revoked_at = std::string(r.text(8)),
+          .revoked_by = std::string(r.text(9))};
 }
 
 class Console : public std::enable_shared_from_this<Console> {
@@ -216,22 +100,15 @@ class Console : public std::enable_shared_from_this<Console> {
     return form;
   }
 
-  static Response forbidden() {
-    return page(Status::forbidden, "Forbidden",
-                "<h1>Database users</h1>\n" +
-                    message("error", "This form has expired or did not come from this console. Nothing was changed.") +
-                    "<p><a href=\"/dbusers\">Back to the console</a></p>");
-  }
-
   awaitable<Response> login_form(Request& req) {
     const auto signed_in = co_await session(req);  // named: see docs/conventions.md on GCC 12
-    if (signed_in) co_return redirect("/dbusers");
+    if (signed_in) co_return views::redirect("/dbusers");
     co_return fresh_login_page(req, Status::ok, "");
   }
 
   Response fresh_login_page(const Request& req, Status status, const std::string& error) {
     const std::string token = core::random_base64url(24);
-    auto res = login_page(status, token, error);
+    auto res = views::login_page(status, token, error);
     res.headers.set(
         "Set-Cookie",
         core::http::set_cookie(req, {.name = kLoginCookie, .value = token, .path = "/dbusers/login", .max_age = 3600}));
@@ -240,12 +117,12 @@ class Console : public std::enable_shared_from_this<Console> {
 
   awaitable<Response> login(Request& req) {
     const auto form = checked_form(req, cookie(req, kLoginCookie).value_or(""));
-    if (!form) co_return forbidden();
+    if (!form) co_return views::forbidden_page();
     const std::string& address = req.remote_address;
     if (const auto refused = co_await sessions_.admit("", address)) {
-      auto res = login_page(Status::too_many_requests, "",
-                            "Too many failed sign-ins from this address. Try again in " +
-                                std::to_string(settings_.sessions.failure_window.count()) + " minutes.");
+      auto res = views::login_page(Status::too_many_requests, "",
+                                   "Too many failed sign-ins from this address. Try again in " +
+                                       std::to_string(settings_.sessions.failure_window.count()) + " minutes.");
       res.headers.set("Retry-After", std::to_string(refused->retry_after.count()));
       co_return res;
     }
@@ -264,7 +141,7 @@ class Console : public std::enable_shared_from_this<Console> {
     co_await sessions_.succeeded("", address);
     const std::string token = co_await sessions_.start(actor, address);
     co_await db_.query(kAudit, actor, "login", address);
-    auto res = redirect("/dbusers");
+    auto res = views::redirect("/dbusers");
     res.headers.insert("Set-Cookie",
                        core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .path = "/dbusers"}));
     res.headers.insert(
@@ -275,31 +152,40 @@ class Console : public std::enable_shared_from_this<Console> {
 
   awaitable<Response> logout(Request& req) {
     const auto s = co_await session(req);
-    if (!s) co_return redirect("/dbusers/login");
-    if (!checked_form(req, s->csrf())) co_return forbidden();
+    if (!s) co_return views::redirect("/dbusers/login");
+    if (!checked_form(req, s->csrf())) co_return views::forbidden_page();
     co_await sessions_.end(s->token);
     co_await db_.query(kAudit, s->actor, "logout", req.remote_address);
-    auto res = redirect("/dbusers/login");
+    auto res = views::redirect("/dbusers/login");
     res.headers.set("Set-Cookie", core::http::set_cookie(
                                       req, {.name = kSessionCookie, .value = "", .path = "/dbusers", .max_age = 0}));
     co_return res;
   }
 
+  // The list page, as `view` says, with the users as they are now.
+  awaitable<Response> list_page(const Session& s, const views::ListView& view) {
+    const auto found = co_await db_.query(kUsers);
+    std::vector<views::UserRow> users;
+    for (const auto& r : found) users.push_back(user_row(r));
+    const views::Viewer viewer{.actor = s.actor, .csrf = s.csrf()};
+    co_return views::list_page(viewer, users, view);
+  }
+
   awaitable<Response> list(Request& req) {
     const auto s = co_await session(req);
-    if (!s) co_return redirect("/dbusers/login");
-    const ListView view;
-    co_return co_await list_page(db_, *s, view);
+    if (!s) co_return views::redirect("/dbusers/login");
+    const views::ListView view;
+    co_return co_await list_page(*s, view);
   }
 
   awaitable<Response> create(Request& req) {
     const auto s = co_await session(req);
-    if (!s) co_return redirect("/dbusers/login");
+    if (!s) co_return views::redirect("/dbusers/login");
     const auto form = checked_form(req, s->csrf());
-    if (!form) co_return forbidden();
-    CreateForm f{.username = form_value(*form, "username"),
-                 .level = form_value(*form, "permission_level"),
-                 .description = std::string(core::trim(form_value(*form, "description")))};
+    if (!form) co_return views::forbidden_page();
+    views::CreateForm f{.username = form_value(*form, "username"),
+                        .level = form_value(*form, "permission_level"),
+                        .description = std::string(core::trim(form_value(*form, "description")))};
     std::string error;
     if (auto problem = username_problem(f.username)) error = "Username " + *problem + ".";
     const auto level = parse_level(f.level);
@@ -308,8 +194,8 @@ class Console : public std::enable_shared_from_this<Console> {
     if (f.description.size() > kMaxDescription)
       error += std::string(error.empty() ? "" : " ") + "The description may have at most 500 characters.";
     if (!error.empty()) {
-      const ListView refused{.status = Status::bad_request, .error = error, .form = f};
-      co_return co_await list_page(db_, *s, refused);
+      const views::ListView refused{.status = Status::bad_request, .error = error, .form = f};
+      co_return co_await list_page(*s, refused);
     }
     try {
       NewUser user{.username = f.username,
@@ -317,18 +203,18 @@ class Console : public std::enable_shared_from_this<Console> {
                    .description = f.description.empty() ? std::nullopt : std::optional(f.description),
                    .actor = s->actor};
       const auto created = co_await create_user(db_, std::move(user));
-      co_return credentials_page(created, settings_);
+      co_return views::credentials_page(created, settings_.db_host, settings_.db_port);
     } catch (const DbUserError& e) {
       error = e.what();
     }
-    const ListView refused{.status = Status::conflict, .error = error, .form = f};
-    co_return co_await list_page(db_, *s, refused);
+    const views::ListView refused{.status = Status::conflict, .error = error, .form = f};
+    co_return co_await list_page(*s, refused);
   }
 
   awaitable<Response> revoke(Request& req) {
     const auto s = co_await session(req);
-    if (!s) co_return redirect("/dbusers/login");
-    if (!checked_form(req, s->csrf())) co_return forbidden();
+    if (!s) co_return views::redirect("/dbusers/login");
+    if (!checked_form(req, s->csrf())) co_return views::forbidden_page();
     Status status = Status::ok;
     std::string notice, error;
     try {
@@ -339,8 +225,8 @@ class Console : public std::enable_shared_from_this<Console> {
       status = e.kind == DbUserError::Kind::not_found ? Status::not_found : Status::conflict;
       error = e.what();
     }
-    const ListView view{.status = status, .notice = notice, .error = error};
-    co_return co_await list_page(db_, *s, view);
+    const views::ListView view{.status = status, .notice = notice, .error = error};
+    co_return co_await list_page(*s, view);
   }
 
   core::db::Pool& db_;

@@ -1,6 +1,7 @@
 #pragma once
 // The /dbusers web console (issue 5): server-rendered HTML forms, usable without JavaScript, over
-// the database work of dbusers/roles.hpp.
+// the database work of dbusers/roles.hpp. console.cpp is the controller (sessions, CSRF, which
+// page to answer); dbusers/views.hpp renders the pages.
 //
 //   GET  /dbusers/login                 sign-in form (an admin key)
 //   POST /dbusers/login                 key → session cookie, 303 to /dbusers

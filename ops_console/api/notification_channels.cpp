@@ -66,7 +66,6 @@ constexpr std::string_view kDelete = "DELETE FROM notification_channels WHERE id
 
 const core::json::StringRule kOwnerFilter{.one_of = {"global", "personal", "all"}};
 
-
 std::int64_t id_of(const Request& req) {
   const auto id = core::parse_int64(req.param("id"));
   if (!id) throw Problem::invalid_field("id", "must be a channel id");

@@ -9,12 +9,12 @@
 namespace ops_console {
 
 using boost::asio::awaitable;
+using channel_fields::kChannelType;
 using core::http::Problem;
 using core::http::Request;
 using core::http::Response;
 using identity::current_user;
 using nlohmann::json;
-using channel_fields::kChannelType;
 
 namespace {
 
