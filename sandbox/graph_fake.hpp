@@ -71,6 +71,10 @@ class GraphFake {
   };
   struct Call;  // one API call: its mailbox's in-flight count, released when done
 
+  void install_token(core::http::Router& router);     // graph_fake_token.cpp
+  void install_messages(core::http::Router& router);  // graph_fake_messages.cpp
+  void install_control(core::http::Router& router);   // graph_fake_control.cpp
+
   std::string folder_id(const std::string& mailbox, const std::string& name) const;
   std::optional<std::string> folder_name(const std::string& mailbox, const std::string& ref) const;
   nlohmann::json render(const std::string& mailbox, const FakeMessage& m, bool text_body) const;

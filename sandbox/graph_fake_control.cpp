@@ -1,0 +1,80 @@
+// The control routes under /_sandbox/graph (graph_fake.hpp lists them), for tests in other
+// processes and the demo.
+#include "sandbox/graph_fake.hpp"
+
+#include "core/util/strings.hpp"
+#include "sandbox/graph_error.hpp"
+
+namespace sandbox {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using core::http::Request;
+using core::http::Response;
+using core::http::Status;
+using nlohmann::json;
+
+void GraphFake::install_control(core::http::Router& router) {
+  router.post("/_sandbox/graph/reset", [this](Request&) -> awaitable<Response> {
+    reset();
+    co_return Response::empty();
+  });
+  router.post("/_sandbox/graph/mailboxes/{mailbox}", [this](Request& req) -> awaitable<Response> {
+    create_mailbox(std::string(req.param("mailbox")));
+    co_return Response::empty(Status::created);
+  });
+  router.post("/_sandbox/graph/mailboxes/{mailbox}/seed", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
+    if (!body.is_object()) co_return graph_error(400, "BadRequest", "body must be a JSON object");
+    const int count = body.value("count", 300);
+    if (count < 0 || count > 100'000) co_return graph_error(400, "BadRequest", "count must be 0..100000");
+    seed(std::string(req.param("mailbox")), count, body.value("seed", 1u), body.value("unread", false));
+    co_return Response::json({{"count", count}}, Status::created);
+  });
+  router.post("/_sandbox/graph/mailboxes/{mailbox}/messages", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body, nullptr, false);
+    if (!body.is_object()) co_return graph_error(400, "BadRequest", "body must be a JSON object");
+    FakeMessage m;
+    m.subject = body.value("subject", "");
+    m.body = body.value("body", "");
+    m.from_address = body.value("from", "");
+    m.from_name = body.value("from_name", "");
+    m.folder = body.value("folder", "inbox");
+    m.is_read = body.value("is_read", false);
+    m.has_attachments = body.value("has_attachments", false);
+    const auto received = core::parse_rfc3339(body.value("received_at", ""));
+    m.received_at = received ? *received : core::now();
+    if (body.contains("headers") && body["headers"].is_object())
+      for (const auto& [name, value] : body["headers"].items())
+        if (value.is_string()) m.headers.emplace_back(name, value.get<std::string>());
+    co_return Response::json({{"id", add_message(std::string(req.param("mailbox")), std::move(m))}}, Status::created);
+  });
+  router.get("/_sandbox/graph/mailboxes/{mailbox}/messages", [this](Request& req) -> awaitable<Response> {
+    const std::string mb = core::to_lower(std::string(req.param("mailbox")));
+    json items = json::array();
+    for (const auto& m : messages(mb)) {
+      json j = render(mb, m, true);
+      j["folder"] = m.folder;
+      items.push_back(std::move(j));
+    }
+    json gone = json::array();
+    for (const auto& m : deleted(mb)) gone.push_back(render(mb, m, true));
+    co_return Response::json({{"messages", items}, {"deleted", gone}});
+  });
+  router.put("/_sandbox/graph/faults", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body, nullptr, false);
+    if (!body.is_object()) co_return graph_error(400, "BadRequest", "body must be a JSON object");
+    GraphFaults f;
+    f.throttle = body.value("throttle", 0);
+    f.retry_after = body.value("retry_after", 1);
+    f.server_errors = body.value("server_errors", 0);
+    f.status = body.value("status", 503);
+    f.latency = std::chrono::milliseconds(body.value("latency_ms", 0));
+    f.method = body.value("method", "");
+    set_faults(f);
+    co_return Response::empty();
+  });
+  router.get("/_sandbox/graph/stats", [this](Request&) -> awaitable<Response> { co_return Response::json(stats()); });
+}
+
+}  // namespace sandbox

@@ -1,0 +1,288 @@
+// Graph's mail API: message lists with $filter/$select/$top and nextLink paging, folders by
+// well-known name, GET, PATCH, move and DELETE, behind the bearer token and the fault switches.
+#include "sandbox/graph_fake.hpp"
+
+#include "core/async/sleep.hpp"
+#include "core/util/strings.hpp"
+#include "sandbox/graph_error.hpp"
+#include "sandbox/odata_filter.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+namespace sandbox {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using core::http::Request;
+using core::http::Response;
+using core::http::Status;
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kMessageProperties{"id",
+                                                  "createdDateTime",
+                                                  "receivedDateTime",
+                                                  "sentDateTime",
+                                                  "hasAttachments",
+                                                  "internetMessageId",
+                                                  "subject",
+                                                  "bodyPreview",
+                                                  "isRead",
+                                                  "parentFolderId",
+                                                  "from",
+                                                  "sender",
+                                                  "flag",
+                                                  "categories",
+                                                  "body",
+                                                  "internetMessageHeaders"};
+
+bool prefers(const Request& req, std::string_view what) {
+  for (const auto& field : req.headers)
+    if (core::iequals(field.name_string(), "prefer") && field.value().find(what) != std::string_view::npos) return true;
+  return false;
+}
+
+std::string query_without(std::string_view target, std::string_view drop) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return {};
+  std::string out;
+  for (auto piece : core::split(target.substr(q + 1), '&')) {
+    const auto key = core::url_decode(piece.substr(0, piece.find('=')), true);
+    if (piece.empty() || (key && *key == drop)) continue;
+    out += (out.empty() ? "" : "&") + std::string(piece);
+  }
+  return out;
+}
+
+}  // namespace
+
+struct GraphFake::Call {
+  GraphFake& fake;
+  std::string mailbox;
+  Call(GraphFake& f, std::string mb) : fake(f), mailbox(std::move(mb)) {
+    std::lock_guard lock(fake.mutex_);
+    auto it = fake.mailboxes_.find(mailbox);
+    if (it == fake.mailboxes_.end()) return;
+    it->second.most_in_flight = std::max(it->second.most_in_flight, ++it->second.in_flight);
+  }
+  ~Call() {
+    std::lock_guard lock(fake.mutex_);
+    auto it = fake.mailboxes_.find(mailbox);
+    if (it != fake.mailboxes_.end()) --it->second.in_flight;
+  }
+};
+
+void GraphFake::install_messages(core::http::Router& router) {
+  // Every API route: bearer token, faults, latency, the mailbox's in-flight count.
+  using Api = std::function<awaitable<Response>(Request&, const std::string& mailbox)>;
+  auto api = [this](Api handler) {
+    return [this, handler = std::move(handler)](Request& req) -> awaitable<Response> {
+      const std::string mailbox = core::to_lower(std::string(req.param("mailbox")));
+      Call call(*this, mailbox);
+      GraphFaults faults;
+      bool authorised = false, known = false;
+      std::string token(req.header("authorization"));
+      {
+        std::lock_guard lock(mutex_);
+        ++requests_;
+        if (token.starts_with("Bearer ")) {
+          const auto it = tokens_.find(token.substr(7));
+          authorised = it != tokens_.end() && it->second > std::chrono::steady_clock::now();
+        }
+        known = mailboxes_.contains(mailbox);
+        faults = faults_;
+        if (!faults_.method.empty() && faults_.method != req.method_name)
+          faults.throttle = faults.server_errors = 0;
+        else if (faults_.throttle > 0)
+          --faults_.throttle;
+        else if (faults_.server_errors > 0)
+          --faults_.server_errors;
+      }
+      co_await core::async::sleep_for(faults.latency);
+      if (!authorised)
+        co_return graph_error(
+            401, "InvalidAuthenticationToken",
+            token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
+      if (faults.throttle > 0) {
+        auto res = graph_error(429, "TooManyRequests", "Application is over its MailboxConcurrency limit.");
+        res.headers.set("Retry-After", std::to_string(faults.retry_after));
+        co_return res;
+      }
+      if (faults.server_errors > 0)
+        co_return graph_error(faults.status, faults.status == 503 ? "ServiceUnavailable" : "UnknownError",
+                              "The service is temporarily unavailable.");
+      if (!known) co_return graph_error(404, "ErrorInvalidUser", "The requested user '" + mailbox + "' is invalid.");
+      co_return co_await handler(req, mailbox);
+    };
+  };
+
+  auto list = [this](Request& req, const std::string& mailbox, std::optional<std::string> folder) -> Response {
+    std::vector<std::function<bool(const FakeMessage&)>> tests;
+    std::vector<std::string> filter_properties;
+    try {
+      if (const auto f = req.query.get("$filter"))
+        for (const auto& clause : parse_filter(*f)) {
+          tests.push_back(compile(clause));
+          filter_properties.push_back(clause.property);
+        }
+    } catch (const FilterError& e) {
+      return graph_error(400, "BadRequest", "Invalid filter clause: " + e.message);
+    }
+    if (const auto order = req.query.get("$orderby")) {
+      std::size_t i = 0;
+      for (auto piece : core::split(*order, ',')) {
+        const std::string property(core::trim(piece.substr(0, piece.find(' '))));
+        if (i >= filter_properties.size() || filter_properties[i++] != property)
+          return graph_error(400, "InefficientFilter",
+                             "The restriction or sort order is too complex for this operation.");
+      }
+    }
+    std::vector<std::string> select;
+    if (const auto s = req.query.get("$select"))
+      for (auto piece : core::split(*s, ',')) {
+        std::string name(core::trim(piece));
+        if (std::find(kMessageProperties.begin(), kMessageProperties.end(), name) == kMessageProperties.end())
+          return graph_error(400, "RequestBroker--ParseUri",
+                             "Could not find a property named '" + name + "' on type 'microsoft.graph.message'.");
+        select.push_back(name);
+      }
+    const auto top = core::parse_int64(req.query.get("$top").value_or("10"));
+    const auto skip = core::parse_int64(req.query.get("$skip").value_or("0"));
+    if (!top || *top < 1 || *top > 1000)
+      return graph_error(400, "ErrorInvalidParameter", "$top must be between 1 and 1000.");
+    if (!skip || *skip < 0) return graph_error(400, "ErrorInvalidParameter", "$skip must not be negative.");
+
+    std::vector<FakeMessage> matching;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& m : mailboxes_[mailbox].messages)
+        if ((!folder || m.folder == *folder) &&
+            std::all_of(tests.begin(), tests.end(), [&](const auto& t) { return t(m); }))
+          matching.push_back(m);
+    }
+    std::sort(matching.begin(), matching.end(), [](const FakeMessage& a, const FakeMessage& b) {
+      return a.received_at != b.received_at ? a.received_at > b.received_at : a.id > b.id;
+    });
+    const bool text_body = prefers(req, "outlook.body-content-type=\"text\"");
+    json value = json::array();
+    for (auto i = static_cast<std::size_t>(*skip); i < matching.size() && i < static_cast<std::size_t>(*skip + *top);
+         ++i) {
+      json full = render(mailbox, matching[i], text_body);
+      if (select.empty()) {
+        value.push_back(std::move(full));
+        continue;
+      }
+      json picked = {{"@odata.etag", full["@odata.etag"]}, {"id", full["id"]}};
+      for (const auto& name : select) picked[name] = full[name];
+      value.push_back(std::move(picked));
+    }
+    json page = {{"@odata.context", "https://graph.microsoft.com/v1.0/$metadata#users('" + mailbox + "')/messages"},
+                 {"value", std::move(value)}};
+    if (static_cast<std::size_t>(*skip + *top) < matching.size()) {
+      std::string rest = query_without(req.target, "$skip");
+      page["@odata.nextLink"] = "http://" + std::string(req.header("host")) + req.path + "?" + rest +
+                                (rest.empty() ? "" : "&") + "$skip=" + std::to_string(*skip + *top);
+    }
+    return Response::json(page);
+  };
+
+  router.get("/v1.0/users/{mailbox}/messages", api([list](Request& req, const std::string& mb) -> awaitable<Response> {
+               co_return list(req, mb, std::nullopt);
+             }));
+  router.get("/v1.0/users/{mailbox}/mailFolders/{folder}/messages",
+             api([this, list](Request& req, const std::string& mb) -> awaitable<Response> {
+               const auto folder = folder_name(mb, std::string(req.param("folder")));
+               if (!folder)
+                 co_return graph_error(404, "ErrorItemNotFound",
+                                       "The specified folder could not be found in the store.");
+               co_return list(req, mb, *folder);
+             }));
+  router.get("/v1.0/users/{mailbox}/mailFolders/{folder}",
+             api([this](Request& req, const std::string& mb) -> awaitable<Response> {
+               const auto folder = folder_name(mb, std::string(req.param("folder")));
+               if (!folder)
+                 co_return graph_error(404, "ErrorItemNotFound",
+                                       "The specified folder could not be found in the store.");
+               int total = 0, unread = 0;
+               {
+                 std::lock_guard lock(mutex_);
+                 for (const auto& m : mailboxes_[mb].messages)
+                   if (m.folder == *folder) ++total, unread += m.is_read ? 0 : 1;
+               }
+               co_return Response::json({{"id", folder_id(mb, *folder)},
+                                         {"displayName", *folder},
+                                         {"parentFolderId", folder_id(mb, "msgfolderroot")},
+                                         {"childFolderCount", 0},
+                                         {"unreadItemCount", unread},
+                                         {"totalItemCount", total}});
+             }));
+
+  // Finds a message by id under the lock; answers 404 the way Graph does.
+  using Edit = std::function<std::optional<Response>(std::vector<FakeMessage>&, std::vector<FakeMessage>::iterator)>;
+  auto with_message = [this](Request& req, const std::string& mb, const Edit& edit) -> Response {
+    const std::string id(req.param("id"));
+    std::lock_guard lock(mutex_);
+    auto& box = mailboxes_[mb];
+    auto it = std::find_if(box.messages.begin(), box.messages.end(), [&](const FakeMessage& m) { return m.id == id; });
+    if (it == box.messages.end())
+      return graph_error(404, "ErrorItemNotFound", "The specified object was not found in the store.");
+    if (auto res = edit(box.messages, it)) return std::move(*res);
+    return Response::json(render(mb, *it, prefers(req, "outlook.body-content-type=\"text\"")));
+  };
+
+  router.get("/v1.0/users/{mailbox}/messages/{id}",
+             api([with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+               co_return with_message(req, mb, [](auto&, auto) { return std::nullopt; });
+             }));
+  router.patch("/v1.0/users/{mailbox}/messages/{id}",
+               api([with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+                 const auto body = json::parse(req.body, nullptr, false);
+                 if (!body.is_object())
+                   co_return graph_error(400, "BadRequest", "Empty Payload. JSON content expected.");
+                 co_return with_message(req, mb, [&](auto&, auto it) -> std::optional<Response> {
+                   if (body.contains("isRead")) {
+                     if (!body["isRead"].is_boolean())
+                       return graph_error(400, "BadRequest", "Invalid value for property 'isRead'.");
+                     it->is_read = body["isRead"].get<bool>();
+                   }
+                   if (body.contains("flag")) {
+                     const auto& flag = body["flag"];
+                     const std::string status = flag.is_object() ? flag.value("flagStatus", "") : "";
+                     if (status != "notFlagged" && status != "flagged" && status != "complete")
+                       return graph_error(400, "BadRequest", "Invalid value for property 'flagStatus'.");
+                     it->flag = status;
+                   }
+                   return std::nullopt;
+                 });
+               }));
+  router.post("/v1.0/users/{mailbox}/messages/{id}/move",
+              api([this, with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+                const auto body = json::parse(req.body, nullptr, false);
+                const std::string destination = body.is_object() ? body.value("destinationId", "") : "";
+                const auto folder = folder_name(mb, destination);
+                if (!folder)
+                  co_return graph_error(404, "ErrorItemNotFound",
+                                        "The specified folder could not be found in the store.");
+                const bool immutable = prefers(req, "IdType=\"ImmutableId\"");
+                auto res = with_message(req, mb, [&](auto&, auto it) -> std::optional<Response> {
+                  it->folder = *folder;
+                  if (!immutable) it->id = new_id();  // without ImmutableId, a move changes the id
+                  return std::nullopt;
+                });
+                if (res.status == Status::ok) res.status = Status::created;
+                co_return res;
+              }));
+  router.del("/v1.0/users/{mailbox}/messages/{id}",
+             api([this, with_message](Request& req, const std::string& mb) -> awaitable<Response> {
+               co_return with_message(req, mb, [&](auto& messages, auto it) -> std::optional<Response> {
+                 mailboxes_[mb].deleted.push_back(*it);
+                 messages.erase(it);
+                 return Response::empty();
+               });
+             }));
+}
+
+}  // namespace sandbox
