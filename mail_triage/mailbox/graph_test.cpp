@@ -1,7 +1,7 @@
 // The Microsoft Graph client against the Graph fake: paging, the token cache and its renewal,
 // the purge listing, errors.
-#include "core/testing/testing.hpp"
 #include "mail_triage/mailbox/graph.hpp"
+#include "core/testing/testing.hpp"
 #include "sandbox/sandbox.hpp"
 
 #include <gtest/gtest.h>

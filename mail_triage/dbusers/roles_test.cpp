@@ -1,10 +1,10 @@
 // The database work of the /dbusers console against the real cluster: the created role logs in
 // over TCP with the generated password and can do exactly what its level grants.
+#include "mail_triage/dbusers/roles.hpp"
 #include "core/db/migrate.hpp"
 #include "core/db/pool.hpp"
 #include "core/testing/testing.hpp"
 #include "core/util/strings.hpp"
-#include "mail_triage/dbusers/roles.hpp"
 #include "mail_triage/service.hpp"
 #include "mail_triage/tests/created_roles.hpp"
 
