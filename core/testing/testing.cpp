@@ -119,11 +119,12 @@ int free_port() {
   return a.local_endpoint().port();
 }
 
+std::string project_root() { return env_or("PROJECT_ROOT", PROJECT_ROOT_DIR); }
+
 namespace {
 
 void run_script(const std::string& args) {
-  const auto root = env_or("PROJECT_ROOT", PROJECT_ROOT_DIR);
-  const std::string cmd = root + "/scripts/pg-cluster " + args + " >/dev/null";
+  const std::string cmd = project_root() + "/scripts/pg-cluster " + args + " >/dev/null";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("failed: scripts/pg-cluster " + args);
 }
 

@@ -18,6 +18,9 @@
 
 namespace core::testing {
 
+// The repository's root: $PROJECT_ROOT, else the source tree this was built from.
+std::string project_root();
+
 // The admin URL, with the database part replaced by `database`.
 std::string database_url(std::string_view database = "postgres");
 

@@ -3,7 +3,11 @@
 // a route added tomorrow is checked without anyone remembering to add it here.
 #include "ops_console/tests/console_fixture.hpp"
 
+#include <fstream>
+#include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 
 namespace {
 
@@ -48,6 +52,31 @@ std::string concrete(const std::string& tmpl) {
     else
       out += "1";  // an int parameter, or text: digits suit both
     i = end + 1;
+  }
+  return out;
+}
+
+// "GET /api/x/{id}" with any parameter type dropped ({rule_id:uuid} reads as {rule_id}).
+std::string untyped(std::string key) {
+  static const std::regex typed(R"(\{([A-Za-z_]+):[a-z]+\})");
+  return std::regex_replace(key, typed, "{$1}");
+}
+
+// The rows of ops_console/README.md's route tables, `| METHOD | `path` | access | what |`, as
+// "METHOD /path" → access. A query in the path is dropped; "auth (admin or owner)" reads "auth".
+std::map<std::string, std::string> readme_routes() {
+  std::ifstream in(core::testing::project_root() + "/ops_console/README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  static const std::regex row(R"(^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`?]+)[^`]*` \| ([^|(]+?) ?(\([^)]*\))? \|)");
+  std::map<std::string, std::string> out;
+  std::string line;
+  while (std::getline(text, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row)) continue;
+    std::string access = m[3];
+    if (access == "perm") access += m[4].str();  // perm(resource, action); other parentheses are prose
+    out.emplace(untyped(m[1].str() + " " + m[2].str()), access);
   }
   return out;
 }
@@ -99,3 +128,23 @@ TEST_F(RoutesTest, AdminAndPermissionRoutesAnswer403ToAPlainUser) {
 }
 
 }  // namespace
+
+// The README's route tables agree with the routes the service registers: every route has a row,
+// with the access it declares, and every row is a route.
+TEST_F(RoutesTest, TheReadmeTablesListEveryRouteWithItsAccess) {
+  start();
+  const auto documented = readme_routes();
+  ASSERT_GE(documented.size(), 30u) << "the README's route tables were not found or not read";
+  std::set<std::string> registered;
+  for (const auto& r : routes()) {
+    const std::string key = untyped(key_of(r));
+    registered.insert(key);
+    const auto row = documented.find(key);
+    if (row == documented.end())
+      ADD_FAILURE() << key << " (" << r.access << ") has no row in ops_console/README.md";
+    else
+      EXPECT_EQ(row->second, r.access) << key << ": the README says " << row->second;
+  }
+  for (const auto& [key, access] : documented)
+    EXPECT_TRUE(registered.contains(key)) << key << " is in the README but not a route";
+}
