@@ -35,6 +35,26 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
   return hex(mac, len);
 }
 
+namespace {
+
+// The raw HMAC-SHA1 of `data` keyed by `key` (20 bytes).
+std::string hmac_sha1(std::string_view key, std::string_view data) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha1(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+       data.size(), mac, &len);
+  return std::string(reinterpret_cast<const char*>(mac), len);
+}
+
+}  // namespace
+
+std::string hmac_sha1_base64(std::string_view key, std::string_view data) { return base64(hmac_sha1(key, data)); }
+
+std::string hmac_sha1_hex(std::string_view key, std::string_view data) {
+  const std::string mac = hmac_sha1(key, data);
+  return hex(reinterpret_cast<const unsigned char*>(mac.data()), static_cast<unsigned>(mac.size()));
+}
+
 std::string base64(std::string_view data) {
   std::string out(4 * ((data.size() + 2) / 3), '\0');
   const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),

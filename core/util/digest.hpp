@@ -12,6 +12,12 @@ std::string sha256_hex(std::string_view data);
 // after "sha256=", and what our outbound webhooks sign with.
 std::string hmac_sha256_hex(std::string_view key, std::string_view data);
 
+// HMAC-SHA1 of `data` keyed by `key`, standard base64 (28 characters): what Autotask's webhook
+// callouts carry in X-Hook-Signature after "sha1=".
+std::string hmac_sha1_base64(std::string_view key, std::string_view data);
+// The same, lowercase hex (40 characters).
+std::string hmac_sha1_hex(std::string_view key, std::string_view data);
+
 // Standard base64 (RFC 4648 section 4) with padding.
 std::string base64(std::string_view data);
 

@@ -19,6 +19,20 @@ TEST(Digest, HmacSha256MatchesGithubsTestVector) {
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
+TEST(Digest, HmacSha1Base64MatchesKnownVectors) {
+  // RFC 2202 test case 2 (hex effcdf6ae5eb2fa2d27416d5f184df9c259a7c79), in base64.
+  EXPECT_EQ(hmac_sha1_base64("Jefe", "what do ya want for nothing?"), "7/zfauXrL6LSdBbV8YTfnCWafHk=");
+  // The widely quoted example (hex de7c9b85b8b78aa6bc8a7a36f70a90701c9db4d9).
+  EXPECT_EQ(hmac_sha1_base64("key", "The quick brown fox jumps over the lazy dog"), "3nybhbi3iqa8ino29wqQcBydtNk=");
+  EXPECT_EQ(hmac_sha1_base64("", ""), "+9sdGxiqbAgyS31ktx+3Y3BpDh0=");
+}
+
+TEST(Digest, HmacSha1HexMatchesKnownVectors) {
+  EXPECT_EQ(hmac_sha1_hex("Jefe", "what do ya want for nothing?"), "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
+  EXPECT_EQ(hmac_sha1_hex("key", "The quick brown fox jumps over the lazy dog"),
+            "de7c9b85b8b78aa6bc8a7a36f70a90701c9db4d9");
+}
+
 TEST(Digest, Base64PadsLikeRfc4648) {
   EXPECT_EQ(base64(""), "");
   EXPECT_EQ(base64("f"), "Zg==");

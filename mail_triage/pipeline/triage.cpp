@@ -10,10 +10,6 @@
 #include "mail_triage/classifier/policy.hpp"
 #include "mail_triage/classifier/rules.hpp"
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/redirect_error.hpp>
-
 namespace mail_triage::pipeline {
 
 using boost::asio::awaitable;
@@ -138,9 +134,7 @@ Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, Triage
       db_(db),
       settings_(std::move(settings)),
       graph_(std::move(graph)),
-      slots_(settings_.llm_concurrency),
-      schedule_strand_(boost::asio::make_strand(executor)),
-      schedule_timer_(schedule_strand_) {
+      slots_(settings_.llm_concurrency) {
   classifier_ = make_classifier(executor, settings_);
 }
 
@@ -263,29 +257,13 @@ awaitable<void> Triage::act(const std::string& action, const std::string& mailbo
 
 void Triage::start_schedule() {
   if (settings_.interval.count() <= 0 || !graph_) return;
-  boost::asio::co_spawn(
-      schedule_strand_,
-      [self = shared_from_this()]() -> awaitable<void> {
-        while (!self->schedule_stopped_) {
-          self->schedule_timer_.expires_after(self->settings_.interval);
-          boost::system::error_code cancelled;
-          co_await self->schedule_timer_.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, cancelled));
-          if (self->schedule_stopped_) break;
-          try {
-            co_await self->run();
-          } catch (const std::exception& e) {  // a run already under way, the database down ...
-            core::log::warn("scheduled processing run did not run", {{"error", e.what()}});
-          }
-        }
-      },
-      boost::asio::detached);
+  schedule_ = core::async::Schedule::start(
+      executor_, std::chrono::duration_cast<std::chrono::milliseconds>(settings_.interval),
+      [self = shared_from_this()]() -> awaitable<void> { co_await self->run(); }, "mail processing");
 }
 
 void Triage::stop_schedule() {
-  boost::asio::post(schedule_strand_, [self = shared_from_this()] {
-    self->schedule_stopped_ = true;
-    self->schedule_timer_.cancel();
-  });
+  if (schedule_) schedule_->stop();
 }
 
 }  // namespace mail_triage::pipeline

@@ -12,10 +12,8 @@
 // the run (released by PostgreSQL if the instance dies). Model calls, and the database and mail
 // work around them, run up to LLM_CONCURRENCY messages at once; each mailbox gets at most four
 // Graph requests at once. A mailbox that cannot be read is reported and the others go on.
+#include "core/async/schedule.hpp"
 #include "core/async/semaphore.hpp"
-
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
@@ -85,10 +83,7 @@ class Triage : public std::enable_shared_from_this<Triage> {
   std::unique_ptr<classifier::Classifier> classifier_;
   core::async::Semaphore slots_;
   std::mutex results_mutex_;  // RunResult is filled by tasks on several threads
-  // The schedule's loop, its timer and its flag live on this strand.
-  boost::asio::strand<boost::asio::any_io_executor> schedule_strand_;
-  boost::asio::steady_timer schedule_timer_;
-  bool schedule_stopped_ = false;
+  std::shared_ptr<core::async::Schedule> schedule_;
 };
 
 }  // namespace mail_triage::pipeline
