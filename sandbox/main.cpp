@@ -26,8 +26,10 @@ struct Settings {
   std::string log_level;
   sandbox::GraphFakeOptions graph;
   sandbox::ModelFakeOptions model;
+  sandbox::AutotaskFakeOptions autotask;
   std::vector<std::string> seed_mailboxes;
   int seed_count = 0;
+  bool seed_autotask = false;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -44,6 +46,13 @@ Settings read_settings(core::config::Reader& env) {
       env.list("SANDBOX_SEED_MAILBOXES", "", "mailboxes created at start with a demo inbox (comma-separated)");
   s.seed_count =
       static_cast<int>(env.integer("SANDBOX_SEED_COUNT", 300, "messages in each seeded mailbox", {0, 100000}));
+  s.autotask.integration_code = env.string("SANDBOX_AUTOTASK_INTEGRATION_CODE", s.autotask.integration_code,
+                                           "the ApiIntegrationCode the Autotask fake accepts");
+  s.autotask.username =
+      env.string("SANDBOX_AUTOTASK_USERNAME", s.autotask.username, "the API user (UserName) the Autotask fake accepts");
+  s.autotask.secret = env.string("SANDBOX_AUTOTASK_SECRET", s.autotask.secret, "the Secret the Autotask fake accepts");
+  s.seed_autotask = env.boolean("SANDBOX_AUTOTASK_SEED", false,
+                                "seed the Autotask fake at start with a demo MSP (40 companies, 5,000 tickets)");
   return s;
 }
 
@@ -59,7 +68,9 @@ void print_help() {
          "  Microsoft Graph: POST /{tenant}/oauth2/v2.0/token, /v1.0/users/{mailbox}/..., control /_sandbox/graph/...\n"
          "  OpenAI-compatible: POST /v1/chat/completions, control /_sandbox/model/...\n"
          "  Notification receivers: POST /chat/v1/spaces/{space}/messages, /telegram/bot{token}/sendMessage,\n"
-         "    /ntfy/{topic}, /webhook/{name}; control /_sandbox/notify/...\n\n"
+         "    /ntfy/{topic}, /webhook/{name}; control /_sandbox/notify/...\n"
+         "  Autotask REST: /autotask/atservicesrest/V1.0/ZoneInformation, .../V1.0/{Entity}/query, .../query/count,\n"
+         "    .../{Entity}/{id}, .../{Entity}/entityInformation/fields; control /_sandbox/autotask/...\n\n"
          "Environment:\n"
       << core::config::format_help(reader.described());
 }
@@ -85,8 +96,9 @@ int main(int argc, char** argv) {
     core::log::init("sandbox", core::log::parse_level(settings.log_level).value_or(core::log::Level::info));
 
     asio::io_context io;
-    sandbox::Fakes fakes(settings.graph, settings.model);
+    sandbox::Fakes fakes(settings.graph, settings.model, settings.autotask);
     for (const auto& mailbox : settings.seed_mailboxes) fakes.graph.seed(mailbox, settings.seed_count);
+    if (settings.seed_autotask) fakes.autotask.seed({});
     const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},

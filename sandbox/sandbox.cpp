@@ -20,28 +20,35 @@ core::http::Router routes(Fakes& fakes) {
   r.get("/healthz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ok"}}); });
   r.get("/readyz", [](Request&) -> asio::awaitable<Response> { co_return Response::json({{"status", "ready"}}); });
   r.get("/_sandbox", [](Request&) -> asio::awaitable<Response> {
-    co_return Response::json({{"fakes",
-                               {{{"name", "microsoft-graph"},
-                                 {"serves", {"POST /{tenant}/oauth2/v2.0/token", "/v1.0/users/{mailbox}/..."}},
-                                 {"control", "/_sandbox/graph"}},
-                                {{"name", "openai-chat-completions"},
-                                 {"serves", {"POST /v1/chat/completions"}},
-                                 {"control", "/_sandbox/model"}},
-                                {{"name", "notification-receivers"},
-                                 {"serves",
-                                  {"POST /chat/v1/spaces/{space}/messages", "POST /telegram/bot{token}/sendMessage",
-                                   "POST /ntfy/{topic}", "POST /webhook/{name}"}},
-                                 {"control", "/_sandbox/notify"}}}}});
+    co_return Response::json(
+        {{"fakes",
+          {{{"name", "microsoft-graph"},
+            {"serves", {"POST /{tenant}/oauth2/v2.0/token", "/v1.0/users/{mailbox}/..."}},
+            {"control", "/_sandbox/graph"}},
+           {{"name", "openai-chat-completions"},
+            {"serves", {"POST /v1/chat/completions"}},
+            {"control", "/_sandbox/model"}},
+           {{"name", "notification-receivers"},
+            {"serves",
+             {"POST /chat/v1/spaces/{space}/messages", "POST /telegram/bot{token}/sendMessage", "POST /ntfy/{topic}",
+              "POST /webhook/{name}"}},
+            {"control", "/_sandbox/notify"}},
+           {{"name", "autotask-rest"},
+            {"serves",
+             {"GET /autotask/atservicesrest/V1.0/ZoneInformation?user={email}",
+              "POST /autotask/atservicesrest/V1.0/{Entity}/query", "/autotask/atservicesrest/V1.0/..."}},
+            {"control", "/_sandbox/autotask"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
   fakes.notify.install(r);
+  fakes.autotask.install(r);
   return r;
 }
 
 struct InProcess::Impl {
-  Impl(GraphFakeOptions g, ModelFakeOptions m)
-      : fakes(std::move(g), std::move(m)),
+  Impl(GraphFakeOptions g, ModelFakeOptions m, AutotaskFakeOptions a)
+      : fakes(std::move(g), std::move(m), std::move(a)),
         router(routes(fakes)),
         server(io.get_executor(), core::http::ServerOptions{.shutdown_timeout = std::chrono::seconds(1)},
                {core::http::request_id(), core::http::problems()}, [this](Request& req) { return router(req); }) {}
@@ -52,8 +59,9 @@ struct InProcess::Impl {
   std::thread thread;
 };
 
-InProcess::InProcess(GraphFakeOptions graph_options, ModelFakeOptions model_options)
-    : impl_(std::make_unique<Impl>(std::move(graph_options), std::move(model_options))) {
+InProcess::InProcess(GraphFakeOptions graph_options, ModelFakeOptions model_options,
+                     AutotaskFakeOptions autotask_options)
+    : impl_(std::make_unique<Impl>(std::move(graph_options), std::move(model_options), std::move(autotask_options))) {
   impl_->server.start();
   impl_->thread = std::thread([this] { impl_->io.run(); });
 }
@@ -69,5 +77,6 @@ std::string InProcess::url() const { return "http://127.0.0.1:" + std::to_string
 GraphFake& InProcess::graph() { return impl_->fakes.graph; }
 ModelFake& InProcess::model() { return impl_->fakes.model; }
 NotifyFake& InProcess::notify() { return impl_->fakes.notify; }
+AutotaskFake& InProcess::autotask() { return impl_->fakes.autotask; }
 
 }  // namespace sandbox

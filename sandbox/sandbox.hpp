@@ -4,7 +4,10 @@
 //   sandbox::InProcess fakes;                       // a free loopback port, its own I/O thread
 //   fakes.graph().seed("inbox@msp.example", 50);
 //   env["GRAPH_BASE_URL"] = fakes.url();
+//   fakes.autotask().seed({.tickets = 200});
+//   env["PSA_BASE_URL"] = fakes.url() + "/autotask/atservicesrest/";
 #include "core/http/router.hpp"
+#include "sandbox/autotask_fake.hpp"
 #include "sandbox/graph_fake.hpp"
 #include "sandbox/model_fake.hpp"
 #include "sandbox/notify_fake.hpp"
@@ -15,11 +18,13 @@
 namespace sandbox {
 
 struct Fakes {
-  explicit Fakes(GraphFakeOptions graph_options = {}, ModelFakeOptions model_options = {})
-      : graph(std::move(graph_options)), model(std::move(model_options)) {}
+  explicit Fakes(GraphFakeOptions graph_options = {}, ModelFakeOptions model_options = {},
+                 AutotaskFakeOptions autotask_options = {})
+      : graph(std::move(graph_options)), model(std::move(model_options)), autotask(std::move(autotask_options)) {}
   GraphFake graph;
   ModelFake model;
   NotifyFake notify;
+  AutotaskFake autotask;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -27,13 +32,15 @@ core::http::Router routes(Fakes& fakes);
 
 class InProcess {
  public:
-  explicit InProcess(GraphFakeOptions graph_options = {}, ModelFakeOptions model_options = {});
+  explicit InProcess(GraphFakeOptions graph_options = {}, ModelFakeOptions model_options = {},
+                     AutotaskFakeOptions autotask_options = {});
   ~InProcess();
   std::uint16_t port() const;
   std::string url() const;  // http://127.0.0.1:<port>
   GraphFake& graph();
   ModelFake& model();
   NotifyFake& notify();
+  AutotaskFake& autotask();
 
  private:
   struct Impl;
