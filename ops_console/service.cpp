@@ -7,11 +7,15 @@
 #include "ops_console/api/integrations.hpp"
 #include "ops_console/api/notifications.hpp"
 #include "ops_console/api/preferences.hpp"
+#include "ops_console/api/sync.hpp"
+#include "ops_console/api/tags.hpp"
+#include "ops_console/api/webhooks.hpp"
 #include "ops_console/identity/create_user.hpp"
 #include "ops_console/identity/identity.hpp"
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/notify/notifier.hpp"
 
+#include "core/async/schedule.hpp"
 #include "core/db/listener.hpp"
 
 #include <iostream>
@@ -31,6 +35,29 @@ void follow_integration_changes(core::app::Context& ctx, std::shared_ptr<integra
       [registry](const std::string&) { registry->clear_cache(); }, [registry] { registry->clear_cache(); });
   listener->start();
   ctx.stop_hooks.push_back([listener] { listener->stop(); });
+}
+
+// The PSA's client, sync and schedule, when the PSA is configured; the webhook intake always
+// (without a client it applies what the callouts carry and cannot fetch what the copy lacks).
+void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                 std::shared_ptr<integrations::Registry> registry, const psa::PsaSettings& settings) {
+  std::shared_ptr<psa::AutotaskClient> client;
+  std::shared_ptr<psa::PsaSync> sync;
+  if (settings.configured()) {
+    client = std::make_shared<psa::AutotaskClient>(ctx.executor, settings);
+    sync = std::make_shared<psa::PsaSync>(ctx.db, ctx.executor, client, settings);
+    // The schedule skips a run while the integration is switched off or another run holds the lock.
+    auto schedule = core::async::Schedule::start(
+        ctx.executor, settings.sync_interval,
+        [sync, registry]() -> boost::asio::awaitable<void> {
+          const auto disabled = co_await registry->disabled();
+          if (!disabled.contains("psa")) co_await sync->run_incremental();
+        },
+        "psa sync");
+    ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
+  }
+  install_sync_routes(ctx, id, registry, sync);
+  install_webhook_routes(ctx, id, std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret));
 }
 
 }  // namespace
@@ -53,7 +80,8 @@ const core::app::ServiceDefinition& definition() {
                 "INTEGRATION_CACHE_SECONDS", 60,
                 "how long an instance keeps the disabled-integration rows; changes clear it at once", {1, 86400}))};
         auto notify_settings = notify::read_notify_settings(env);
-        return [identity_settings, registry_options, notify_settings](core::app::Context& ctx) {
+        auto psa_settings = psa::read_psa_settings(env);
+        return [identity_settings, registry_options, notify_settings, psa_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -65,6 +93,8 @@ const core::app::ServiceDefinition& definition() {
           install_event_key_routes(ctx, id);
           auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
           install_notification_routes(ctx, id, notifier);
+          install_psa(ctx, id, registry, psa_settings);
+          install_tag_routes(ctx, id);
           // Dashboards and the rest arrive with their issues.
         };
       },

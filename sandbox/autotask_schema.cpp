@@ -144,6 +144,7 @@ std::vector<EntitySchema> build() {
 
   auto companies = make("Companies", "Company", "lastActivityDate", true);
   companies.field("companyName", T::string).required().field("companyNumber", T::string);
+  companies.field("companyCategoryID", T::integer).reference("CompanyCategory");
   companies.field("companyType", T::integer)
       .required()
       .picklist({{1, "Customer"},

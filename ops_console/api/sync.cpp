@@ -1,0 +1,70 @@
+#include "ops_console/api/sync.hpp"
+
+#include "core/app/json_rows.hpp"
+#include "core/http/problem.hpp"
+#include "ops_console/identity/routes.hpp"
+
+namespace ops_console {
+
+using boost::asio::awaitable;
+using core::http::Problem;
+using core::http::Request;
+using core::http::Response;
+using identity::Access;
+
+namespace {
+
+constexpr std::string_view kClassifications = R"sql(
+  SELECT coalesce(json_agg(json_build_object('id', id, 'label', label, 'is_active', is_active,
+                                             'sort_order', sort_order) ORDER BY sort_order, id), '[]'::json)
+  FROM company_classifications
+)sql";
+
+// A PSA failure, as a problem that names it and nothing of the credentials.
+Problem psa_unavailable(const psa::PsaError& e) {
+  return Problem(core::http::Status::bad_gateway, "psa-failed", e.what());
+}
+
+}  // namespace
+
+awaitable<void> require_psa(integrations::Registry& registry, const psa::PsaSync* sync) {
+  const auto disabled = co_await registry.disabled();
+  if (disabled.contains("psa")) throw Problem::forbidden("the PSA integration is switched off");
+  if (!sync) throw Problem::unavailable("the PSA is not configured (PSA_BASE_URL and its credentials are unset)");
+}
+
+void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                         std::shared_ptr<integrations::Registry> registry, std::shared_ptr<psa::PsaSync> sync) {
+  identity::Routes routes(ctx.router, id);
+  auto& db = ctx.db;
+
+  routes.post("/api/sync/incremental", Access::open(), [registry, sync](Request&) -> awaitable<Response> {
+    co_await require_psa(*registry, sync.get());
+    if (!co_await sync->start_incremental()) throw Problem::conflict("a PSA sync is already under way");
+    co_return Response::json({{"started", true}}, core::http::Status::accepted);
+  });
+
+  routes.post("/api/sync/reconcile-tickets", Access::open(), [registry, sync](Request&) -> awaitable<Response> {
+    co_await require_psa(*registry, sync.get());
+    const auto result = co_await sync->reconcile();
+    if (!result) throw Problem::conflict("a ticket reconciliation is already under way");
+    co_return Response::json(result->to_json());
+  });
+
+  routes.get("/api/sync/classifications", [&db, registry, sync](Request&) -> awaitable<Response> {
+    co_await require_psa(*registry, sync.get());
+    co_return co_await core::app::json_document(db, kClassifications);
+  });
+
+  routes.post("/api/sync/classifications", Access::admin(), [registry, sync](Request&) -> awaitable<Response> {
+    co_await require_psa(*registry, sync.get());
+    try {
+      const auto list = co_await sync->sync_classifications();
+      co_return Response::json(list);
+    } catch (const psa::PsaError& e) {
+      throw psa_unavailable(e);
+    }
+  });
+}
+
+}  // namespace ops_console

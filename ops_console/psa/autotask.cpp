@@ -1,0 +1,189 @@
+#include "ops_console/psa/autotask.hpp"
+
+#include "core/async/semaphore.hpp"
+#include "core/async/sleep.hpp"
+#include "core/util/strings.hpp"
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+namespace ops_console::psa {
+
+using boost::asio::awaitable;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kPageSize = 500;           // Autotask's MaxRecords limit
+constexpr std::size_t kPerEndpoint = 3;  // Autotask's concurrent threads per integration and endpoint
+
+// "https://host:port" of a URL: where the credentials may be sent.
+std::string origin_of(std::string_view url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return "";
+  const auto path = url.find('/', scheme + 3);
+  return core::to_lower(std::string(url.substr(0, path)));
+}
+
+// The PSA's own words for a failure ({"errors": ["..."]}), short, or the status alone.
+std::string psa_reason(const core::http::OutboundResponse& res) {
+  const auto body = json::parse(res.body, nullptr, false);
+  std::string reason;
+  if (body.is_object() && body.contains("errors") && body["errors"].is_array())
+    for (const auto& e : body["errors"])
+      if (e.is_string()) reason += (reason.empty() ? "" : "; ") + e.get<std::string>();
+  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
+  return reason.empty() ? "HTTP " + std::to_string(res.status) : "HTTP " + std::to_string(res.status) + ": " + reason;
+}
+
+PsaError failure(std::string what, int status) {
+  PsaError e(std::move(what));
+  e.status = status;
+  return e;
+}
+
+}  // namespace
+
+PsaSettings read_psa_settings(core::config::Reader& env) {
+  PsaSettings s;
+  s.base_url = env.string("PSA_BASE_URL", "",
+                          "the PSA's REST root for its zone, as Autotask's zone discovery returns it "
+                          "(unset with the other PSA_ credentials: the PSA is not configured)");
+  s.username = env.string("PSA_USERNAME", "", "the PSA API user's user name");
+  s.secret = env.secret("PSA_SECRET", "the PSA API user's secret");
+  s.integration_code = env.secret("PSA_INTEGRATION_CODE", "the PSA API tracking identifier (ApiIntegrationCode)");
+  s.webhook_secret = env.secret("PSA_WEBHOOK_SECRET", "the PSA webhooks' secret; unset: signatures are not checked");
+  s.sync_interval = std::chrono::minutes(
+      env.integer("PSA_SYNC_INTERVAL_MINUTES", 5, "minutes between incremental PSA syncs; 0: no schedule", {0, 1440}));
+  s.window_days = static_cast<int>(env.integer(
+      "PSA_SYNC_WINDOW_DAYS", 90, "days of tickets the first full sync copies, besides every open ticket", {1, 3650}));
+  s.requests_per_hour = static_cast<int>(env.integer(
+      "PSA_REQUESTS_PER_HOUR", 9000, "the PSA requests this instance sends in an hour at most", {100, 10'000}));
+  const int set = !s.base_url.empty() + !s.username.empty() + !s.secret.empty() + !s.integration_code.empty();
+  if (set != 0 && set != 4)
+    env.fail("PSA_BASE_URL",
+             "PSA_BASE_URL, PSA_USERNAME, PSA_SECRET and PSA_INTEGRATION_CODE are set together or not at all");
+  if (!s.base_url.empty() && origin_of(s.base_url).empty()) env.fail("PSA_BASE_URL", "must be an absolute URL");
+  if (!s.base_url.empty() && !s.base_url.ends_with('/')) s.base_url += '/';
+  return s;
+}
+
+struct AutotaskClient::State {
+  PsaSettings settings;
+  std::string origin;
+  core::http::Client http;
+  mutable std::mutex mutex;
+  std::map<std::string, std::unique_ptr<core::async::Semaphore>> endpoints;
+  std::deque<std::chrono::steady_clock::time_point> sent;  // this hour's requests, oldest first
+
+  State(boost::asio::any_io_executor executor, PsaSettings s)
+      : settings(std::move(s)),
+        origin(origin_of(settings.base_url)),
+        http(std::move(executor), {.total_timeout = settings.timeout, .max_retries = 4}) {}
+
+  core::async::Semaphore& endpoint(const std::string& name) {
+    std::lock_guard lock(mutex);
+    auto& slot = endpoints[name];
+    if (!slot) slot = std::make_unique<core::async::Semaphore>(kPerEndpoint);
+    return *slot;
+  }
+
+  // How long to wait before one more request fits in the hour's budget; records it when it does.
+  std::chrono::steady_clock::duration take_budget() {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex);
+    while (!sent.empty() && sent.front() <= now - std::chrono::hours(1)) sent.pop_front();
+    if (sent.size() < static_cast<std::size_t>(settings.requests_per_hour)) {
+      sent.push_back(now);
+      return std::chrono::steady_clock::duration::zero();
+    }
+    return sent.front() + std::chrono::hours(1) - now;
+  }
+};
+
+AutotaskClient::AutotaskClient(boost::asio::any_io_executor executor, PsaSettings settings)
+    : state_(std::make_shared<State>(std::move(executor), std::move(settings))) {}
+
+AutotaskClient::~AutotaskClient() = default;
+
+std::size_t AutotaskClient::requests_last_hour() const {
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(state_->mutex);
+  std::size_t n = 0;
+  for (const auto& t : state_->sent)
+    if (t > now - std::chrono::hours(1)) ++n;
+  return n;
+}
+
+// One request: within the endpoint's three and the hour's budget. Returns the parsed body, or
+// null for a 404; throws PsaError for any other failure.
+awaitable<json> AutotaskClient::call(std::string endpoint, std::string method, std::string url, std::string body) {
+  const auto state = state_;  // alive across the waits
+  if (origin_of(url) != state->origin)
+    throw failure("the PSA named a page outside its own address; the sync stops there", 0);
+  auto permit = co_await state->endpoint(endpoint).acquire();
+  for (auto wait = state->take_budget(); wait.count() > 0; wait = state->take_budget())
+    co_await core::async::sleep_for(std::chrono::duration_cast<std::chrono::milliseconds>(wait));
+  core::http::OutboundRequest request{.method = std::move(method),
+                                      .url = std::move(url),
+                                      .headers = {{"ApiIntegrationCode", state->settings.integration_code},
+                                                  {"UserName", state->settings.username},
+                                                  {"Secret", state->settings.secret},
+                                                  {"Accept", "application/json"},
+                                                  {"Content-Type", "application/json"}},
+                                      .body = std::move(body),
+                                      .retry_transport_errors = true,  // reads, even when POSTed
+                                      .retry_status = [](int s) { return s == 429 || s >= 500; }};
+  core::http::OutboundResponse res;
+  try {
+    res = co_await state->http.send(std::move(request));
+  } catch (const core::http::TransportError& e) {
+    throw failure("the PSA could not be reached (" + endpoint + "): " + e.what(), 0);
+  }
+  if (res.status == 404) co_return json(nullptr);
+  if (!res.ok()) throw failure("the PSA refused " + endpoint + ": " + psa_reason(res), res.status);
+  auto parsed = json::parse(res.body, nullptr, false);
+  if (parsed.is_discarded())
+    throw failure("the PSA answered " + endpoint + " with a body that is not JSON", res.status);
+  co_return parsed;
+}
+
+awaitable<std::int64_t> AutotaskClient::query_all(std::string entity, json query, PageHandler on_page) {
+  query["MaxRecords"] = kPageSize;
+  std::string url = state_->settings.base_url + "V1.0/" + entity + "/query";
+  std::string method = "POST", body = query.dump();
+  std::int64_t total = 0;
+  while (!url.empty()) {
+    const json page = co_await call(entity, method, url, body);
+    if (!page.is_object() || !page.contains("items") || !page["items"].is_array())
+      throw failure("the PSA answered " + entity + "/query without items", 200);
+    total += static_cast<std::int64_t>(page["items"].size());
+    co_await on_page(page["items"]);
+    url.clear();
+    if (const auto details = page.find("pageDetails"); details != page.end() && details->is_object()) {
+      const auto next = details->find("nextPageUrl");
+      if (next != details->end() && next->is_string()) url = next->get<std::string>();
+    }
+    method = "GET";  // the next page's URL carries the query
+    body.clear();
+  }
+  co_return total;
+}
+
+awaitable<std::optional<json>> AutotaskClient::get(std::string entity, std::int64_t id) {
+  const std::string url = state_->settings.base_url + "V1.0/" + entity + "/" + std::to_string(id);
+  const json found = co_await call(entity, "GET", url, "");
+  if (!found.is_object() || !found.contains("item") || !found["item"].is_object()) co_return std::nullopt;
+  co_return found["item"];
+}
+
+awaitable<json> AutotaskClient::fields(std::string entity) {
+  const std::string url = state_->settings.base_url + "V1.0/" + entity + "/entityInformation/fields";
+  const json found = co_await call(entity, "GET", url, "");
+  if (!found.is_object() || !found.contains("fields") || !found["fields"].is_array())
+    throw failure("the PSA answered " + entity + "/entityInformation/fields without fields", 200);
+  co_return found["fields"];
+}
+
+}  // namespace ops_console::psa

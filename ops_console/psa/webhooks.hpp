@@ -1,0 +1,65 @@
+#pragma once
+// The intake of the PSA's webhook callouts (issue 17; vendors.md, "PSA: Autotask REST").
+//
+//   WebhookIntake intake(db, client, settings.webhook_secret);   // client null: PSA not configured
+//   const auto outcome = co_await intake.receive(callout);       // api/webhooks.cpp answers with it
+//
+// A callout is checked (the signature when a secret is set: 401 and nothing stored), read (a
+// malformed payload is a 400 and a failed log row), then applied to the copy: Create and Update
+// change the given fields of the row, or fetch the whole entity from the PSA when the copy lacks
+// it; Delete soft-deletes. Every event is one row of webhook_events; a callout whose event is
+// processed already is a duplicate, acknowledged and changing nothing, and one that failed before
+// is tried again.
+#include "core/db/pool.hpp"
+#include "core/http/message.hpp"
+#include "core/http/problem.hpp"
+#include "ops_console/psa/autotask.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ops_console::psa {
+
+struct Callout {
+  std::string body;                      // raw, as signed
+  std::optional<std::string> signature;  // X-Hook-Signature
+  std::string source_ip;                 // X-Forwarded-For's first, X-Real-IP, else the peer
+  std::string user_agent;
+};
+
+// The caller's address as the spec says to log it: the first address of X-Forwarded-For, else
+// X-Real-IP, else the peer; at most 45 characters (the longest IPv6 text form).
+std::string source_ip_of(const core::http::Request& req);
+
+// What to answer: 200 with `body` ({status: processed | duplicate, event_id}), or the problem: 401
+// a bad signature, 400 a malformed payload, 422 an entity the console does not copy, 502 the PSA
+// failed while the copy needed it (Autotask then retries the callout).
+struct Outcome {
+  nlohmann::json body;
+  std::optional<core::http::Problem> problem;
+};
+
+// `event_id` of a callout: SHA-256 of the Guid, entity type, entity id, action, SequenceNumber and
+// EventTime. Autotask's Guid names the webhook, the same on every callout, so it cannot be the
+// event's id alone; a retried callout repeats all six, a later change differs in some.
+std::string event_id_of(const nlohmann::json& payload);
+
+class WebhookIntake {
+ public:
+  WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret);
+
+  boost::asio::awaitable<Outcome> receive(Callout callout);
+
+ private:
+  bool signature_ok(const Callout& c) const;
+
+  core::db::Pool& db_;
+  std::shared_ptr<AutotaskClient> psa_;
+  std::string secret_;
+};
+
+}  // namespace ops_console::psa

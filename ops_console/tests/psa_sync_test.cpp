@@ -1,0 +1,283 @@
+// The PSA sync against the Autotask fake (issue 17): the full sync equals the fake's data, an
+// incremental sync picks up a change and a deletion, every reconciliation rule and count, one
+// run at a time across two instances, the picklists, and the webhook intake fetching what the
+// copy lacks.
+#include "core/util/strings.hpp"
+#include "ops_console/tests/console_fixture.hpp"
+#include "sandbox/autotask_seed.hpp"
+#include "sandbox/sandbox.hpp"
+
+#include <future>
+#include <set>
+
+namespace {
+
+using nlohmann::json;
+using ops_console::testing::ConsoleTest;
+
+struct PsaSyncTest : ConsoleTest {
+  sandbox::InProcess fakes;
+  std::string admin;
+
+  std::map<std::string, std::string> psa_env() {
+    return {{"PSA_BASE_URL", fakes.url() + "/autotask/atservicesrest"},  // without the slash: accepted
+            {"PSA_USERNAME", "api@msp.example"},
+            {"PSA_SECRET", "sandbox-secret"},
+            {"PSA_INTEGRATION_CODE", "sandbox-integration"},
+            {"PSA_SYNC_INTERVAL_MINUTES", "0"}};
+  }
+  void start_psa() {
+    add_user("boss@msp.example", "correct horse battery", true);
+    start(psa_env());
+    admin = sign_in("boss@msp.example", "correct horse battery");
+  }
+  // A small MSP: enough for paging (500 a page) without a slow test.
+  void seed(int tickets = 1200) {
+    sandbox::autotask::SeedCounts counts;
+    counts.companies = 12;
+    counts.contacts = 40;
+    counts.resources = 6;
+    counts.tickets = tickets;
+    counts.time_entries = 300;
+    counts.projects = 4;
+    counts.tasks = 12;
+    counts.contracts = 8;
+    counts.configuration_items = 30;
+    counts.ticket_tags = 80;
+    fakes.autotask().seed(counts);
+  }
+  // Starts a sync and waits until no run is open.
+  void sync() {
+    const auto res = call("POST", "/api/sync/incremental");
+    ASSERT_EQ(res.status, 202u) << res.body;
+    ASSERT_TRUE(core::testing::eventually(
+        [&] { return sql("SELECT count(*) FROM sync_history WHERE status = 'running'") == "0"; },
+        std::chrono::seconds(60)));
+    // the lock is let go just after the last row closes
+    ASSERT_TRUE(core::testing::eventually([&] { return call("POST", "/api/sync/incremental").status == 202u; }));
+    ASSERT_TRUE(core::testing::eventually(
+        [&] { return sql("SELECT count(*) FROM sync_history WHERE status = 'running'") == "0"; },
+        std::chrono::seconds(60)));
+  }
+  std::set<std::string> fake_ids(const std::string& entity) {
+    std::set<std::string> ids;
+    for (const auto& row : fakes.autotask().rows(entity)) ids.insert(std::to_string(row["id"].get<std::int64_t>()));
+    return ids;
+  }
+  std::set<std::string> copy_ids(const std::string& table) {
+    std::set<std::string> ids;
+    const std::string list = sql("SELECT string_agg(id::text, ',') FROM " + table + " WHERE deleted_at IS NULL");
+    for (auto piece : core::split(list, ',')) ids.insert(std::string(piece));
+    ids.erase("");
+    return ids;
+  }
+};
+
+}  // namespace
+
+TEST_F(PsaSyncTest, AFullSyncEqualsTheFakesData) {
+  seed();
+  start_psa();
+  sync();
+  for (const auto& [entity, table] :
+       std::vector<std::pair<std::string, std::string>>{{"Companies", "companies"},
+                                                        {"Contacts", "contacts"},
+                                                        {"Resources", "resources"},
+                                                        {"TimeEntries", "time_entries"},
+                                                        {"Projects", "projects"},
+                                                        {"Tasks", "tasks"},
+                                                        {"Contracts", "contracts"},
+                                                        {"ConfigurationItems", "configuration_items"},
+                                                        {"TagGroups", "tag_groups"},
+                                                        {"Tags", "tags"},
+                                                        {"TicketTagAssociations", "ticket_tags"}})
+    EXPECT_EQ(copy_ids(table), fake_ids(entity)) << entity;
+
+  // Tickets: the last 90 days of activity, and every ticket not complete whatever its age.
+  std::set<std::string> expected;
+  const auto window = core::now() - std::chrono::days(90);
+  for (const auto& t : fakes.autotask().rows("Tickets"))
+    if (t["status"] != 5 || *core::parse_rfc3339(t["lastActivityDate"].get<std::string>()) >= window)
+      expected.insert(std::to_string(t["id"].get<std::int64_t>()));
+  EXPECT_EQ(copy_ids("tickets"), expected);
+  EXPECT_LT(expected.size(), fakes.autotask().rows("Tickets").size());  // the window left some out
+
+  // Field by field, for one ticket and one contact.
+  const json ticket = fakes.autotask().rows("Tickets").back();
+  const std::string id = std::to_string(ticket["id"].get<std::int64_t>());
+  EXPECT_EQ(sql("SELECT title FROM tickets WHERE id = " + id), ticket["title"].get<std::string>());
+  EXPECT_EQ(sql("SELECT status FROM tickets WHERE id = " + id), std::to_string(ticket["status"].get<int>()));
+  EXPECT_EQ(sql("SELECT company_id FROM tickets WHERE id = " + id), std::to_string(ticket["companyID"].get<long>()));
+  const json contact = fakes.autotask().rows("Contacts").front();
+  EXPECT_EQ(sql("SELECT email_address || ' ' || is_active FROM contacts WHERE id = " +
+                std::to_string(contact["id"].get<long>())),
+            contact["emailAddress"].get<std::string>() + " " + (contact["isActive"] == 1 ? "true" : "false"));
+
+  // The picklists came too, and the history says what each run did.
+  EXPECT_EQ(sql("SELECT label FROM psa_picklists WHERE entity = 'Tickets' AND field = 'status' AND value = 5"),
+            "Complete");
+  EXPECT_NE(sql("SELECT count(*) FROM company_classifications"), "0");
+  EXPECT_EQ(sql("SELECT kind || ' ' || status || ' ' || (counts->>'fetched') FROM sync_history "
+                "WHERE entity_type = 'Tickets' ORDER BY id LIMIT 1"),
+            "full succeeded " + std::to_string(expected.size()));
+  // Never more than 3 calls at once on one endpoint: the fake refused none.
+  const json stats = fakes.autotask().stats();
+  EXPECT_LE(stats["entities"]["Tickets"]["most_in_flight"].get<int>(), 3);
+  EXPECT_EQ(stats["refused_threads"], 0);
+}
+
+TEST_F(PsaSyncTest, AnIncrementalSyncPicksUpAChangeAndADeletion) {
+  seed(600);
+  start_psa();
+  sync();
+  const auto before = sql("SELECT count(*) FROM sync_history");
+  const json tickets = fakes.autotask().rows("Tickets");
+  const auto open = std::find_if(tickets.begin(), tickets.end(), [](const json& t) { return t["status"] != 5; });
+  ASSERT_NE(open, tickets.end());
+  const auto changed = (*open)["id"].get<std::int64_t>();
+  const auto gone = tickets.back()["id"].get<std::int64_t>();
+  ASSERT_NE(changed, gone);
+  fakes.autotask().update("Tickets", changed, {{"title", "Changed in the PSA"}, {"status", 5}});
+  ASSERT_TRUE(fakes.autotask().remove("Tickets", gone));
+  const auto company = fakes.autotask().rows("Companies").back()["id"].get<std::int64_t>();
+  fakes.autotask().update("Companies", company, {{"companyName", "Renamed Ltd"}});
+  const auto requests_before = fakes.autotask().stats()["requests"].get<long>();
+
+  sync();
+  EXPECT_EQ(sql("SELECT title || ' ' || status FROM tickets WHERE id = " + std::to_string(changed)),
+            "Changed in the PSA 5");
+  EXPECT_EQ(sql("SELECT deleted_at IS NOT NULL FROM tickets WHERE id = " + std::to_string(gone)), "t");
+  EXPECT_EQ(sql("SELECT company_name FROM companies WHERE id = " + std::to_string(company)), "Renamed Ltd");
+  EXPECT_EQ(sql("SELECT count(*) FROM sync_history WHERE kind = 'full' AND id > " + before), "0");
+  // Incremental: the second run read a few rows, not the whole copy again.
+  EXPECT_LT(std::stoi(sql("SELECT counts->>'fetched' FROM sync_history WHERE entity_type = 'Tickets' "
+                          "ORDER BY id DESC LIMIT 1")),
+            10);
+  EXPECT_LT(fakes.autotask().stats()["requests"].get<long>() - requests_before, 40);
+}
+
+TEST_F(PsaSyncTest, OneSyncRunsAtATimeAcrossInstances) {
+  seed(100);
+  start_psa();
+  const auto env = psa_env();
+  core::testing::RunningService other(ops_console::definition(), database.url(),
+                                      core::config::Environment(env.begin(), env.end()));
+  fakes.autotask().set_faults({.latency = std::chrono::milliseconds(150)});  // a run takes a while
+  EXPECT_EQ(call("POST", "/api/sync/incremental").status, 202u);
+  EXPECT_EQ(core::testing::http(other.port(), "POST", "/api/sync/incremental").status, 409u);
+  EXPECT_EQ(call("POST", "/api/sync/incremental").status, 409u);
+  fakes.autotask().set_faults({});
+  ASSERT_TRUE(core::testing::eventually([&] { return call("POST", "/api/sync/incremental").status == 202u; },
+                                        std::chrono::seconds(60)));
+}
+
+TEST_F(PsaSyncTest, ReconciliationFollowsTheSpecsRuleAndCountsEachOutcome) {
+  start_psa();
+  const auto add = [&](std::int64_t status, const std::string& title) {
+    return fakes.autotask().add("Tickets", {{"title", title}, {"status", status}, {"companyID", 1}})["id"];
+  };
+  const auto still_open = add(1, "still open"), now_complete = add(5, "closed meanwhile"), errs = add(1, "errs");
+  // The copy: stale tickets (synced 8 days ago), and the ones the rule leaves alone.
+  sql("INSERT INTO tickets (id, title, status, synced_at) VALUES "
+      "(" +
+      errs.dump() +
+      ", 'errs', 1, now() - interval '10 days'),"  // the oldest: reconciled first
+      "(" +
+      still_open.dump() +
+      ", 'old title', 1, now() - interval '8 days'),"
+      "(" +
+      now_complete.dump() +
+      ", 'old title', 8, now() - interval '8 days'),"
+      "(424242, 'deleted in the PSA', 1, now() - interval '8 days'),"
+      "(515151, 'fresh', 1, now() - interval '6 days'),"
+      "(616161, 'complete', 5, now() - interval '30 days')");
+  sql("INSERT INTO tickets (id, title, status, synced_at, deleted_at) VALUES "
+      "(717171, 'deleted', 1, now() - interval '30 days', now())");
+  // The first call for the oldest ticket fails (a 400 is not retried): that ticket is an error.
+  fakes.autotask().set_faults({.server_errors = 1, .status = 400, .entity = "Tickets"});
+
+  const auto res = call("POST", "/api/sync/reconcile-tickets");
+  ASSERT_EQ(res.status, 200u) << res.body;
+  EXPECT_EQ(res.json(),
+            json({{"scanned", 4}, {"updated", 2}, {"statusFlippedToComplete", 1}, {"softDeleted", 1}, {"errors", 1}}));
+  EXPECT_EQ(sql("SELECT title || ' ' || status FROM tickets WHERE id = " + still_open.dump()), "still open 1");
+  EXPECT_EQ(sql("SELECT status FROM tickets WHERE id = " + now_complete.dump()), "5");
+  EXPECT_EQ(sql("SELECT deleted_at IS NOT NULL FROM tickets WHERE id = 424242"), "t");
+  // the error changed nothing for its ticket; the others were left alone
+  EXPECT_EQ(
+      sql("SELECT title || ' ' || (synced_at < now() - interval '9 days') FROM tickets WHERE id = " + errs.dump()),
+      "errs true");
+  EXPECT_EQ(sql("SELECT (synced_at < now() - interval '5 days') FROM tickets WHERE id = 515151"), "t");
+  EXPECT_EQ(sql("SELECT status || ' ' || (deleted_at IS NULL) FROM tickets WHERE id = 616161"), "5 true");
+  EXPECT_EQ(sql("SELECT kind || ' ' || status FROM sync_history WHERE kind = 'reconcile'"), "reconcile succeeded");
+}
+
+TEST_F(PsaSyncTest, ReconciliationTakesAtMost500AndOneAtATime) {
+  start_psa();
+  sql("INSERT INTO tickets (id, title, status, synced_at) "
+      "SELECT 100000 + n, 'gone', 1, now() - interval '8 days' - n * interval '1 second' FROM generate_series(1, 503) "
+      "n");
+  fakes.autotask().set_faults({.latency = std::chrono::milliseconds(5), .entity = "Tickets"});
+  std::future<core::testing::HttpResponse> first =
+      std::async(std::launch::async, [&] { return call("POST", "/api/sync/reconcile-tickets"); });
+  ASSERT_TRUE(core::testing::eventually(
+      [&] { return sql("SELECT count(*) FROM sync_history WHERE kind = 'reconcile'") == "1"; }));
+  EXPECT_EQ(call("POST", "/api/sync/reconcile-tickets").status, 409u);
+  const auto res = first.get();
+  ASSERT_EQ(res.status, 200u) << res.body;
+  EXPECT_EQ(res.json()["scanned"], 500);
+  EXPECT_EQ(res.json()["softDeleted"], 500);
+  // the oldest 500 went; the three most recently synced remain for the next pass
+  EXPECT_EQ(sql("SELECT string_agg(id::text, ',' ORDER BY id) FROM tickets WHERE deleted_at IS NULL"),
+            "100001,100002,100003");
+}
+
+TEST_F(PsaSyncTest, ClassificationsAreListedAndResynced) {
+  seed(10);
+  start_psa();
+  EXPECT_EQ(call("GET", "/api/sync/classifications", nullptr, admin).json(), json::array());
+  EXPECT_EQ(call("POST", "/api/sync/classifications").status, 401u);
+  const auto synced = call("POST", "/api/sync/classifications", nullptr, admin);
+  ASSERT_EQ(synced.status, 200u) << synced.body;
+  ASSERT_GT(synced.json().size(), 0u);
+  EXPECT_TRUE(synced.json()[0].contains("label"));
+  EXPECT_EQ(call("GET", "/api/sync/classifications", nullptr, admin).json(), synced.json());
+
+  fakes.autotask().set_faults({.server_errors = 1, .status = 401});
+  const auto failed = call("POST", "/api/sync/classifications", nullptr, admin);
+  EXPECT_EQ(failed.status, 502u);
+  EXPECT_EQ(failed.body.find("sandbox-secret"), std::string::npos);  // no credential in the problem
+}
+
+TEST_F(PsaSyncTest, AWebhookForARowTheCopyLacksFetchesIt) {
+  seed(10);
+  start_psa();
+  const json ticket = fakes.autotask().rows("Tickets").front();
+  const json payload{{"Action", "Update"},          {"Guid", "g"},
+                     {"EntityType", "Ticket"},      {"Id", ticket["id"]},
+                     {"Fields", {{"Status", "8"}}}, {"EventTime", "2026-11-20T10:00:00Z"},
+                     {"SequenceNumber", 1}};
+  const auto res = core::testing::http(svc->port(), "POST", "/api/webhooks/psa", payload.dump());
+  ASSERT_EQ(res.status, 200u) << res.body;
+  EXPECT_EQ(sql("SELECT title FROM tickets WHERE id = " + ticket["id"].dump()),
+            ticket["title"].get<std::string>());  // the whole row
+}
+
+TEST_F(PsaSyncTest, TheFakesSignedCalloutsAreTaken) {
+  seed(10);
+  auto env = psa_env();
+  env["PSA_WEBHOOK_SECRET"] = "a-webhook-secret";
+  add_user("boss@msp.example", "correct horse battery", true);
+  start(env);
+  sql("INSERT INTO tickets (id, title, status) VALUES (5, 'x', 1)");
+  sandbox::AutotaskCallout callout{.url = "http://127.0.0.1:" + std::to_string(svc->port()) + "/api/webhooks/psa",
+                                   .secret = "a-webhook-secret",
+                                   .entity_type = "Ticket",
+                                   .id = 5,
+                                   .action = "Update",
+                                   .fields = json{{"Status", "8"}}};
+  core::testing::IoThreads io;
+  const auto sent = io.run(fakes.autotask().send_webhook(callout));
+  EXPECT_EQ(sent.status, 200) << sent.body;
+  EXPECT_EQ(sql("SELECT status FROM tickets WHERE id = 5"), "8");
+}
