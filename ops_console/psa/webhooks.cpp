@@ -5,6 +5,7 @@
 #include "core/util/strings.hpp"
 #include "core/util/time.hpp"
 #include "ops_console/psa/entities.hpp"
+#include "ops_console/psa/webhook_payload.hpp"
 
 namespace ops_console::psa {
 
@@ -31,38 +32,6 @@ constexpr std::string_view kLog = R"sql(
   WHERE webhook_events.status = 'failed'
 )sql";
 
-// A payload as read: what the log row names, whatever else is wrong with it.
-struct Event {
-  std::string event_id;
-  std::optional<std::string> guid, entity_type, action, event_time;
-  std::optional<std::int64_t> entity_id;
-  json fields = json::object();
-};
-
-std::optional<std::string> string_at(const json& payload, const char* key) {
-  const auto it = payload.find(key);
-  if (it == payload.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
-}
-
-// Autotask sends Id as a number; a numeric string is read too.
-std::optional<std::int64_t> id_at(const json& payload) {
-  const auto it = payload.find("Id");
-  if (it == payload.end()) return std::nullopt;
-  if (it->is_number_integer() && it->get<std::int64_t>() > 0) return it->get<std::int64_t>();
-  if (it->is_string()) {
-    const auto n = core::parse_int64(it->get<std::string>());
-    if (n && *n > 0) return n;
-  }
-  return std::nullopt;
-}
-
-std::string text_of(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_null()) return "";
-  return v.dump();
-}
-
 }  // namespace
 
 std::string source_ip_of(const core::http::Request& req) {
@@ -72,13 +41,6 @@ std::string source_ip_of(const core::http::Request& req) {
   if (ip.empty()) ip = std::string(core::trim(req.header("x-real-ip")));
   if (ip.empty()) ip = req.remote_address;
   return ip.substr(0, kMaxSourceIp);
-}
-
-std::string event_id_of(const json& payload) {
-  std::string key;
-  for (const char* part : {"Guid", "EntityType", "Id", "Action", "SequenceNumber", "EventTime"})
-    key += text_of(payload.contains(part) ? payload[part] : json(nullptr)) + "\n";
-  return core::sha256_hex(key);
 }
 
 WebhookIntake::WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret)
@@ -100,37 +62,9 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
     co_return Outcome{.problem = Problem::unauthorized("the X-Hook-Signature does not match the body")};
   }
 
-  // Read what there is; name the first thing wrong.
-  const json payload = json::parse(c.body, nullptr, false);
-  Event e;
-  std::optional<Problem> malformed;
-  if (!payload.is_object()) {
-    e.event_id = "malformed:" + core::sha256_hex(c.body);
-    malformed = Problem::bad_request("the body is not a JSON object");
-  } else {
-    e.event_id = event_id_of(payload);
-    e.guid = string_at(payload, "Guid");
-    e.entity_type = string_at(payload, "EntityType");
-    e.action = string_at(payload, "Action");
-    e.entity_id = id_at(payload);
-    e.event_time = string_at(payload, "EventTime");
-    if (e.event_time && !core::parse_rfc3339(*e.event_time)) e.event_time.reset();
-    if (payload.contains("Fields") && payload["Fields"].is_object()) e.fields = payload["Fields"];
-    if (!e.action || (*e.action != "Create" && *e.action != "Update" && *e.action != "Delete"))
-      malformed = Problem::invalid_field("Action", "must be Create, Update or Delete");
-    else if (!e.entity_type)
-      malformed = Problem::invalid_field("EntityType", "is required");
-    else if (!e.entity_id)
-      malformed = Problem::invalid_field("Id", "must be a positive integer");
-    else if (payload.contains("Fields") && !payload["Fields"].is_object())
-      malformed = Problem::invalid_field("Fields", "must be an object");
-  }
-
-  const Entity* entity = e.entity_type ? entity_named(*e.entity_type) : nullptr;
-  if (entity && entity->webhook.empty()) entity = nullptr;   // copied, but never by webhook
-  if (entity) e.entity_type = std::string(entity->webhook);  // one spelling in the log
-
-  std::optional<Problem> failure = malformed;
+  WebhookEvent e = read_webhook(c.body);
+  const Entity* entity = e.entity;
+  std::optional<Problem> failure = e.malformed;
   std::string error;
   if (!failure) {
     const auto done = co_await db_.query(kProcessedAlready, e.event_id);

@@ -43,11 +43,6 @@ struct Outcome {
   std::optional<core::http::Problem> problem;
 };
 
-// `event_id` of a callout: SHA-256 of the Guid, entity type, entity id, action, SequenceNumber and
-// EventTime. Autotask's Guid names the webhook, the same on every callout, so it cannot be the
-// event's id alone; a retried callout repeats all six, a later change differs in some.
-std::string event_id_of(const nlohmann::json& payload);
-
 class WebhookIntake {
  public:
   WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret);
