@@ -22,7 +22,7 @@ REQUIRED_PACKAGES=(
   postgresql-15 postgresql-contrib-15
   wrk
   clang-16 lld-16 libfuzzer-16-dev libclang-rt-16-dev
-  clang-format-16 python3
+  clang-format-16 python3 jq
   curl ca-certificates git
 )
 

@@ -26,6 +26,8 @@ std::string_view sql_type(Type t) {
   return "text";
 }
 
+}  // namespace
+
 // "id bigint, ticket_number text, ...": the record type of jsonb_to_record(set).
 std::string record_type(const Entity& e) {
   std::string out;
@@ -46,19 +48,18 @@ std::string upsert_sql(const Entity& e) {
          ") ON CONFLICT (id) DO UPDATE SET " + updates + "synced_at = now(), deleted_at = NULL";
 }
 
-// $1: id, $2: {column: value} of the columns to change; the others keep their value. No row: the
-// copy lacks it (the caller fetches the whole entity).
-std::string patch_sql(const Entity& e) {
+std::string patch_assignments(const Entity& e, std::string_view row_param) {
   std::string sets;
   for (const auto& f : e.fields) {
     if (f.column == "id") continue;
     const std::string c(f.column);
-    sets += c + " = CASE WHEN $2::jsonb ? '" + c + "' THEN r." + c + " ELSE t." + c + " END, ";
+    sets +=
+        c + " = CASE WHEN " + std::string(row_param) + "::jsonb ? '" + c + "' THEN r." + c + " ELSE t." + c + " END, ";
   }
-  return "UPDATE " + std::string(e.table) + " t SET " + sets +
-         "synced_at = now(), deleted_at = NULL FROM jsonb_to_record($2::jsonb) AS r(" + record_type(e) +
-         ") WHERE t.id = $1 RETURNING t.id";
+  return sets + "synced_at = now(), deleted_at = NULL";
 }
+
+namespace {
 
 std::string delete_sql(const Entity& e) {
   return "UPDATE " + std::string(e.table) +
@@ -69,7 +70,6 @@ Entity entity(std::string_view name, std::string_view webhook, std::string_view 
               std::vector<Field> fields) {
   Entity e{.name = name, .webhook = webhook, .table = table, .modified = modified, .fields = std::move(fields)};
   e.upsert_sql = upsert_sql(e);
-  e.patch_sql = patch_sql(e);
   e.delete_sql = delete_sql(e);
   return e;
 }

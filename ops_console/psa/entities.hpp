@@ -48,6 +48,12 @@ const Entity* entity_named(std::string_view name);
 // column: unknown fields dropped, "" read as null for every type but text, values kept as sent
 // (PostgreSQL converts them: "5" into an integer, an ISO 8601 string into a timestamptz).
 nlohmann::json to_row(const Entity& entity, const nlohmann::json& item);
+
+// Pieces of statements for callers that compose their own: the record type of
+// jsonb_to_record(set) ("id bigint, ticket_number text, ..."), and the SET list of a patch from
+// the row in `row_param` ("$3") read as `r`, onto the table read as `t`.
+std::string record_type(const Entity& entity);
+std::string patch_assignments(const Entity& entity, std::string_view row_param);
 nlohmann::json to_rows(const Entity& entity, const nlohmann::json& items);
 
 }  // namespace ops_console::psa

@@ -7,6 +7,8 @@
 #include "ops_console/psa/entities.hpp"
 #include "ops_console/psa/webhook_payload.hpp"
 
+#include <map>
+
 namespace ops_console::psa {
 
 using boost::asio::awaitable;
@@ -31,6 +33,33 @@ constexpr std::string_view kLog = R"sql(
         user_agent = EXCLUDED.user_agent, received_at = now()
   WHERE webhook_events.status = 'failed'
 )sql";
+
+// The common case in one statement, so one commit: an Update or Create of a row the copy holds,
+// not processed before. $1 event_id, $2 entity id, $3 the row by column, $4 guid, $5 entity
+// type, $6 action, $7 source_ip, $8 user_agent, $9 event time. Answers the event's earlier status
+// ('' for none) and whether the row was patched (and the event logged).
+std::string patch_and_log_sql(const Entity& e) {
+  return "WITH prior AS (SELECT status FROM webhook_events WHERE event_id = $1), patched AS (UPDATE " +
+         std::string(e.table) + " t SET " + patch_assignments(e, "$3") + " FROM jsonb_to_record($3::jsonb) AS r(" +
+         record_type(e) +
+         ") WHERE t.id = $2 AND NOT EXISTS (SELECT 1 FROM prior WHERE status = 'processed') RETURNING t.id), "
+         "logged AS (INSERT INTO webhook_events (event_id, guid, entity_type, entity_id, action, status, source_ip, "
+         "user_agent, event_time) SELECT $1, $4, $5, $2, $6, 'processed', $7, $8, $9::timestamptz "
+         "WHERE EXISTS (SELECT 1 FROM patched) ON CONFLICT (event_id) DO UPDATE SET status = 'processed', "
+         "error_message = NULL, source_ip = EXCLUDED.source_ip, user_agent = EXCLUDED.user_agent, received_at = now() "
+         "WHERE webhook_events.status = 'failed' RETURNING 1) "
+         "SELECT coalesce((SELECT status FROM prior), ''), EXISTS (SELECT 1 FROM patched)";
+}
+
+// Built once per entity, on first use.
+const std::string& patch_and_log(const Entity& e) {
+  static const std::map<const Entity*, std::string> statements = [] {
+    std::map<const Entity*, std::string> out;
+    for (const auto& entity : entities()) out.emplace(&entity, patch_and_log_sql(entity));
+    return out;
+  }();
+  return statements.at(&e);
+}
 
 }  // namespace
 
@@ -66,7 +95,15 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
   const Entity* entity = e.entity;
   std::optional<Problem> failure = e.malformed;
   std::string error;
-  if (!failure) {
+  const json row = entity ? to_row(*entity, e.fields) : json::object();
+  if (!failure && entity && *e.action != "Delete" && !row.empty()) {
+    const auto done = co_await db_.query(patch_and_log(*entity), e.event_id, *e.entity_id, row, e.guid, e.entity_type,
+                                         e.action, c.source_ip, c.user_agent, e.event_time);
+    if (done.front().text(0) == "processed")
+      co_return Outcome{.body = {{"status", "duplicate"}, {"event_id", e.event_id}}};
+    if (done.front().get<bool>(1)) co_return Outcome{.body = {{"status", "processed"}, {"event_id", e.event_id}}};
+    // the copy lacks the row: below, the PSA has it whole
+  } else if (!failure) {
     const auto done = co_await db_.query(kProcessedAlready, e.event_id);
     if (done.front().get<bool>(0)) co_return Outcome{.body = {{"status", "duplicate"}, {"event_id", e.event_id}}};
   }
@@ -80,22 +117,14 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
     try {
       if (*e.action == "Delete") {
         co_await db_.query(entity->delete_sql, *e.entity_id);
-      } else {
-        const json row = to_row(*entity, e.fields);
-        bool applied = false;
-        if (!row.empty()) {
-          const auto patched = co_await db_.query(entity->patch_sql, *e.entity_id, row);
-          applied = !patched.empty();
-        }
-        if (!applied) {  // the copy lacks the row (or the callout named no field): the PSA has it whole
-          if (!psa_)
-            throw PsaError("the copy lacks " + *e.entity_type + " " + std::to_string(*e.entity_id) +
-                           " and the PSA is not configured to fetch it");
-          const auto item = co_await psa_->get(std::string(entity->name), *e.entity_id);
-          if (!item) throw PsaError("the PSA has no " + *e.entity_type + " " + std::to_string(*e.entity_id));
-          const json rows = json::array({to_row(*entity, *item)});
-          co_await db_.query(entity->upsert_sql, rows);
-        }
+      } else {  // the copy lacks the row (or the callout named no field): the PSA has it whole
+        if (!psa_)
+          throw PsaError("the copy lacks " + *e.entity_type + " " + std::to_string(*e.entity_id) +
+                         " and the PSA is not configured to fetch it");
+        const auto item = co_await psa_->get(std::string(entity->name), *e.entity_id);
+        if (!item) throw PsaError("the PSA has no " + *e.entity_type + " " + std::to_string(*e.entity_id));
+        const json rows = json::array({to_row(*entity, *item)});
+        co_await db_.query(entity->upsert_sql, rows);
       }
     } catch (const PsaError& x) {
       failure = Problem(core::http::Status::bad_gateway, "psa-failed", x.what());
