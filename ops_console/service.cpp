@@ -49,10 +49,7 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
     // The schedule skips a run while the integration is switched off or another run holds the lock.
     auto schedule = core::async::Schedule::start(
         ctx.executor, settings.sync_interval,
-        [sync, registry]() -> boost::asio::awaitable<void> {
-          const auto disabled = co_await registry->disabled();
-          if (!disabled.contains("psa")) co_await sync->run_incremental();
-        },
+        [sync, registry]() -> boost::asio::awaitable<void> { co_await scheduled_psa_sync(*registry, *sync); },
         "psa sync");
     ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
   }

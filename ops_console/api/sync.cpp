@@ -33,6 +33,12 @@ awaitable<void> require_psa(integrations::Registry& registry, const psa::PsaSync
   if (!sync) throw Problem::unavailable("the PSA is not configured (PSA_BASE_URL and its credentials are unset)");
 }
 
+awaitable<void> scheduled_psa_sync(integrations::Registry& registry, psa::PsaSync& sync) {
+  const auto disabled = co_await registry.disabled();
+  if (disabled.contains("psa")) co_return;
+  co_await sync.run_incremental();
+}
+
 void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                          std::shared_ptr<integrations::Registry> registry, std::shared_ptr<psa::PsaSync> sync) {
   identity::Routes routes(ctx.router, id);

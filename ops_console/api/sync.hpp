@@ -17,6 +17,10 @@ namespace ops_console {
 void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity,
                          std::shared_ptr<integrations::Registry> registry, std::shared_ptr<psa::PsaSync> sync);
 
+// One scheduled run: an incremental sync, unless the PSA integration is switched off or a sync
+// already runs somewhere (the schedule of service.cpp calls this every PSA_SYNC_INTERVAL_MINUTES).
+boost::asio::awaitable<void> scheduled_psa_sync(integrations::Registry& registry, psa::PsaSync& sync);
+
 // 403 while the PSA integration is switched off, 503 while the PSA is not configured: the
 // checks every PSA route makes first.
 boost::asio::awaitable<void> require_psa(integrations::Registry& registry, const psa::PsaSync* sync);

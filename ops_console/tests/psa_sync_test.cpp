@@ -3,6 +3,7 @@
 // run at a time across two instances, the picklists, and the webhook intake fetching what the
 // copy lacks.
 #include "core/util/strings.hpp"
+#include "ops_console/api/sync.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/autotask_seed.hpp"
 #include "sandbox/sandbox.hpp"
@@ -280,4 +281,24 @@ TEST_F(PsaSyncTest, TheFakesSignedCalloutsAreTaken) {
   const auto sent = io.run(fakes.autotask().send_webhook(callout));
   EXPECT_EQ(sent.status, 200) << sent.body;
   EXPECT_EQ(sql("SELECT status FROM tickets WHERE id = 5"), "8");
+}
+
+// The schedule's run: nothing while the PSA integration is switched off, a sync otherwise.
+TEST_F(PsaSyncTest, TheScheduledRunSkipsWhileTheIntegrationIsOff) {
+  seed(10);
+  start_psa();
+  core::testing::IoThreads io;
+  core::db::Pool pool(io.executor(), {.conninfo = database.url()});
+  ops_console::integrations::Registry registry(pool, {.env_disabled = {"psa"}});
+  const auto env = psa_env();
+  core::config::Reader reader(core::config::Environment(env.begin(), env.end()));
+  const auto settings = ops_console::psa::read_psa_settings(reader);
+  auto sync = std::make_shared<ops_console::psa::PsaSync>(
+      pool, io.executor(), std::make_shared<ops_console::psa::AutotaskClient>(io.executor(), settings), settings);
+  io.run(ops_console::scheduled_psa_sync(registry, *sync));
+  EXPECT_EQ(sql("SELECT count(*) FROM sync_history"), "0");
+
+  ops_console::integrations::Registry enabled(pool, {});
+  io.run(ops_console::scheduled_psa_sync(enabled, *sync));
+  EXPECT_NE(sql("SELECT count(*) FROM sync_history WHERE entity_type = 'Tickets' AND status = 'succeeded'"), "0");
 }
