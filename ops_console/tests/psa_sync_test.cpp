@@ -302,3 +302,13 @@ TEST_F(PsaSyncTest, TheScheduledRunSkipsWhileTheIntegrationIsOff) {
   io.run(ops_console::scheduled_psa_sync(enabled, *sync));
   EXPECT_NE(sql("SELECT count(*) FROM sync_history WHERE entity_type = 'Tickets' AND status = 'succeeded'"), "0");
 }
+
+// Autotask's 429 (and 5xx) are retried after the Retry-After it asks for; the caller sees none.
+TEST_F(PsaSyncTest, ThrottledCallsAreRetried) {
+  seed(10);
+  start_psa();
+  fakes.autotask().set_faults({.throttle = 2, .retry_after = 1});
+  const auto synced = call("POST", "/api/sync/classifications", nullptr, admin);
+  EXPECT_EQ(synced.status, 200u) << synced.body;
+  EXPECT_GE(fakes.autotask().stats()["requests"].get<long>(), 4);  // two refused, then both calls
+}
