@@ -51,16 +51,15 @@ boost::asio::awaitable<std::optional<AdvisoryLock>> try_advisory_lock(Pool& pool
 
 template <class Job>
 boost::asio::awaitable<bool> with_advisory_lock(Pool& pool, std::string name, Job job) {
-  auto lease = co_await pool.acquire();
-  const Result locked = co_await lease.query("SELECT pg_try_advisory_lock(hashtext($1))", name);
-  if (!locked.front().get<bool>(0)) co_return false;
+  auto lock = co_await try_advisory_lock(pool, std::move(name));
+  if (!lock) co_return false;
   std::exception_ptr failure;
   try {
     co_await job();
   } catch (...) {
     failure = std::current_exception();
   }
-  co_await lease.query("SELECT pg_advisory_unlock(hashtext($1))", name);
+  co_await lock->release();
   if (failure) std::rethrow_exception(failure);
   co_return true;
 }

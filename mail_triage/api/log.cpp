@@ -44,12 +44,11 @@ LogFilter read_filter(const core::http::Query& query) {
 core::db::Composed compose_list(const LogFilter& f) {
   using core::db::restrict;
   core::db::Composed st;
-  auto bind = [&](std::string value) { return st.bind(std::move(value)); };
   std::string rows_where, counts_where;
   auto equal = [&](const std::optional<std::string>& value, const std::string& row_column,
                    const std::string& count_column) {
     if (!value) return;
-    const std::string n = bind(*value);
+    const std::string n = st.bind(*value);
     restrict(rows_where, row_column + " = " + n);
     restrict(counts_where, count_column + " = " + n);
   };
@@ -57,11 +56,11 @@ core::db::Composed compose_list(const LogFilter& f) {
   equal(f.sender_type, "e.sender_type", "c.sender_type");
   equal(f.classification, "e.llm_classification", "c.classification");
   if (f.q) {
-    const std::string n = bind(substring_pattern(*f.q));
+    const std::string n = st.bind(substring_pattern(*f.q));
     restrict(rows_where, "(e.sender_address ILIKE " + n + " OR e.subject ILIKE " + n + ")");
   }
-  const std::string limit = bind(std::to_string(f.limit));
-  const std::string offset = bind(std::to_string(f.offset));
+  const std::string limit = st.bind(f.limit);
+  const std::string offset = st.bind(f.offset);
   const std::string page =
       " ORDER BY received_at DESC, id DESC LIMIT " + limit + "::bigint OFFSET " + offset + "::bigint";
   const std::string items =

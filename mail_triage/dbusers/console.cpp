@@ -23,10 +23,8 @@ constexpr std::string_view kSessionCookie = "dbusers_session";
 constexpr std::string_view kLoginCookie = "dbusers_login";  // the sign-in form's double-submit token
 constexpr std::size_t kMaxDescription = 500;
 
-const core::auth::SessionTables kSessionTables{.sessions = "dbusers_console.sessions",
-                                               .subject = "actor",
-                                               .failures = "dbusers_console.login_failures",
-                                               .lookup = "SELECT subject FROM live"};
+const core::auth::SessionTables kSessionTables{
+    .sessions = "dbusers_console.sessions", .subject = "actor", .failures = "dbusers_console.login_failures"};
 
 constexpr std::string_view kAudit = "INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, $2, $3)";
 

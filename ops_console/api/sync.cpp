@@ -1,6 +1,5 @@
 #include "ops_console/api/sync.hpp"
 
-#include "core/app/json_rows.hpp"
 #include "core/http/problem.hpp"
 #include "ops_console/identity/routes.hpp"
 
@@ -14,24 +13,15 @@ using identity::Access;
 
 namespace {
 
-constexpr std::string_view kClassifications = R"sql(
-  SELECT coalesce(json_agg(json_build_object('id', id, 'label', label, 'is_active', is_active,
-                                             'sort_order', sort_order) ORDER BY sort_order, id), '[]'::json)
-  FROM company_classifications
-)sql";
-
-// A PSA failure, as a problem that names it and nothing of the credentials.
-Problem psa_unavailable(const psa::PsaError& e) {
-  return Problem(core::http::Status::bad_gateway, "psa-failed", e.what());
-}
-
-}  // namespace
-
+// 403 while the PSA integration is switched off, 503 while the PSA is not configured: the
+// checks every PSA route makes first.
 awaitable<void> require_psa(integrations::Registry& registry, const psa::PsaSync* sync) {
   const auto disabled = co_await registry.disabled();
   if (disabled.contains("psa")) throw Problem::forbidden("the PSA integration is switched off");
   if (!sync) throw Problem::unavailable("the PSA is not configured (PSA_BASE_URL and its credentials are unset)");
 }
+
+}  // namespace
 
 awaitable<void> scheduled_psa_sync(integrations::Registry& registry, psa::PsaSync& sync) {
   const auto disabled = co_await registry.disabled();
@@ -42,7 +32,6 @@ awaitable<void> scheduled_psa_sync(integrations::Registry& registry, psa::PsaSyn
 void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                          std::shared_ptr<integrations::Registry> registry, std::shared_ptr<psa::PsaSync> sync) {
   identity::Routes routes(ctx.router, id);
-  auto& db = ctx.db;
 
   routes.post("/api/sync/incremental", Access::open(), [registry, sync](Request&) -> awaitable<Response> {
     co_await require_psa(*registry, sync.get());
@@ -57,9 +46,9 @@ void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
     co_return Response::json(result->to_json());
   });
 
-  routes.get("/api/sync/classifications", [&db, registry, sync](Request&) -> awaitable<Response> {
+  routes.get("/api/sync/classifications", [registry, sync](Request&) -> awaitable<Response> {
     co_await require_psa(*registry, sync.get());
-    co_return co_await core::app::json_document(db, kClassifications);
+    co_return Response::json(co_await sync->classifications());
   });
 
   routes.post("/api/sync/classifications", Access::admin(), [registry, sync](Request&) -> awaitable<Response> {
@@ -68,7 +57,7 @@ void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
       const auto list = co_await sync->sync_classifications();
       co_return Response::json(list);
     } catch (const psa::PsaError& e) {
-      throw psa_unavailable(e);
+      throw e.problem();
     }
   });
 }

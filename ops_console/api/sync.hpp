@@ -21,8 +21,4 @@ void install_sync_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
 // already runs somewhere (the schedule of service.cpp calls this every PSA_SYNC_INTERVAL_MINUTES).
 boost::asio::awaitable<void> scheduled_psa_sync(integrations::Registry& registry, psa::PsaSync& sync);
 
-// 403 while the PSA integration is switched off, 503 while the PSA is not configured: the
-// checks every PSA route makes first.
-boost::asio::awaitable<void> require_psa(integrations::Registry& registry, const psa::PsaSync* sync);
-
 }  // namespace ops_console

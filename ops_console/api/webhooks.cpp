@@ -54,8 +54,8 @@ constexpr std::string_view kStats = R"sql(
 
 // The entity type as the log spells it ("tickets" and "Ticket" both read "Ticket").
 std::string logged_entity_type(const std::string& given) {
-  const auto* entity = psa::entity_named(given);
-  return entity && !entity->webhook.empty() ? std::string(entity->webhook) : given;
+  const auto* entity = psa::webhook_entity(given);
+  return entity ? std::string(entity->webhook) : given;
 }
 
 struct LogFilter {

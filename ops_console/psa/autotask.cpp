@@ -107,15 +107,6 @@ AutotaskClient::AutotaskClient(boost::asio::any_io_executor executor, PsaSetting
 
 AutotaskClient::~AutotaskClient() = default;
 
-std::size_t AutotaskClient::requests_last_hour() const {
-  const auto now = std::chrono::steady_clock::now();
-  std::lock_guard lock(state_->mutex);
-  std::size_t n = 0;
-  for (const auto& t : state_->sent)
-    if (t > now - std::chrono::hours(1)) ++n;
-  return n;
-}
-
 // One request: within the endpoint's three and the hour's budget. Returns the parsed body, or
 // null for a 404; throws PsaError for any other failure.
 awaitable<json> AutotaskClient::call(std::string endpoint, std::string method, std::string url, std::string body) {
@@ -133,8 +124,7 @@ awaitable<json> AutotaskClient::call(std::string endpoint, std::string method, s
                                                   {"Accept", "application/json"},
                                                   {"Content-Type", "application/json"}},
                                       .body = std::move(body),
-                                      .retry_transport_errors = true,  // reads, even when POSTed
-                                      .retry_status = [](int s) { return s == 429 || s >= 500; }};
+                                      .retry_transport_errors = true};  // reads, even when POSTed
   core::http::OutboundResponse res;
   try {
     res = co_await state->http.send(std::move(request));

@@ -10,11 +10,13 @@
 // an error. A query asks for at most 500 records a page and follows pageDetails.nextPageUrl
 // verbatim. At most 3 requests are in flight per endpoint (Autotask's thread limit per
 // integration and endpoint), and the client keeps under a budget of requests an hour (Autotask
-// allows 10,000 per tenant) by waiting for the oldest request of the hour to age out. 429 and
-// 5xx are retried (core::http::Client, honouring Retry-After); what fails after that throws
-// PsaError with a message fit for a problem or a sync_history row.
+// allows 10,000 per tenant) by waiting for the oldest request of the hour to age out. 429, 502,
+// 503 and 504 are retried (core::http::Client, honouring Retry-After); a 500 is not, since
+// Autotask answers a query it refuses ("Unable to find X in the Ticket Entity.") with one. What
+// fails throws PsaError with a message fit for a problem or a sync_history row.
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
+#include "core/http/problem.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -50,6 +52,11 @@ PsaSettings read_psa_settings(core::config::Reader& env);
 struct PsaError : std::runtime_error {
   using std::runtime_error::runtime_error;
   int status = 0;  // the PSA's HTTP status, 0 for a transport failure
+
+  // 502 psa-failed, with this message (which names no credential).
+  core::http::Problem problem() const {
+    return core::http::Problem(core::http::Status::bad_gateway, "psa-failed", what());
+  }
 };
 
 class AutotaskClient {
@@ -66,9 +73,6 @@ class AutotaskClient {
   boost::asio::awaitable<std::optional<nlohmann::json>> get(std::string entity, std::int64_t id);
   // entityInformation/fields: [{name, isPickList, picklistValues: [{value, label, ...}]}].
   boost::asio::awaitable<nlohmann::json> fields(std::string entity);
-
-  // Requests sent in the last hour (for the sync's logs and the benchmark).
-  std::size_t requests_last_hour() const;
 
  private:
   struct State;

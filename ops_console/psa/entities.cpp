@@ -207,6 +207,11 @@ const Entity* entity_named(std::string_view name) {
   return nullptr;
 }
 
+const Entity* webhook_entity(std::string_view name) {
+  const Entity* e = entity_named(name);
+  return e && !e->webhook.empty() ? e : nullptr;
+}
+
 json to_row(const Entity& entity, const json& item) {
   json row = json::object();
   if (!item.is_object()) return row;

@@ -43,6 +43,8 @@ const std::vector<Entity>& entities();
 // By REST name or webhook EntityType, any case ("tickets", "Ticket", "ConfigurationItem"); null
 // when the console does not copy it.
 const Entity* entity_named(std::string_view name);
+// The same, among the entities webhooks change (those with a webhook EntityType).
+const Entity* webhook_entity(std::string_view name);
 
 // A PSA item (REST camelCase, or a webhook's capitalised Fields with string values) as a row by
 // column: unknown fields dropped, "" read as null for every type but text, values kept as sent

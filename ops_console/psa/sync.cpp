@@ -139,27 +139,40 @@ awaitable<bool> PsaSync::run_incremental() {
   co_return true;
 }
 
-// Every entity in turn; one that fails is recorded and the others still run.
+// Every step in turn; one that fails is recorded (recorded()) and logged, and the others still run.
 awaitable<void> PsaSync::sync_all(core::db::AdvisoryLock lock) {
   const auto self = shared_from_this();  // alive while the run is in the background
-  try {
-    co_await sync_classifications();
-  } catch (const std::exception& e) {
-    core::log::warn("psa picklist sync failed", {{"error", e.what()}});
-  }
-  for (const auto& entity : entities()) {
+  std::vector<std::pair<std::string, std::function<awaitable<void>()>>> steps;
+  steps.emplace_back("CompanyClassifications", [this]() -> awaitable<void> { co_await sync_picklists(); });
+  for (const auto& entity : entities())
+    steps.emplace_back(entity.name, [this, &entity]() -> awaitable<void> { co_await sync_entity(entity); });
+  steps.emplace_back("DeletedTicketLogs", [this]() -> awaitable<void> { co_await sync_deleted_tickets(); });
+  for (auto& [name, step] : steps) {
     try {
-      co_await sync_entity(entity);
+      co_await step();
     } catch (const std::exception& e) {
-      core::log::warn("psa sync failed", {{"entity", entity.name}, {"error", e.what()}});
+      core::log::warn("psa sync failed", {{"entity", name}, {"error", e.what()}});
     }
   }
-  try {
-    co_await sync_deleted_tickets();
-  } catch (const std::exception& e) {
-    core::log::warn("psa sync failed", {{"entity", "DeletedTicketLogs"}, {"error", e.what()}});
-  }
   co_await lock.release();
+}
+
+// A sync_history row around `job`: running, then succeeded with the counts the job filled in, or
+// failed with its error (and the counts so far), which is rethrown as a PsaError.
+awaitable<void> PsaSync::recorded(std::string entity_type, std::string kind, Job job) {
+  const auto started = co_await db_.query(kStartHistory, entity_type, kind);
+  const auto history_id = started.front().get<std::int64_t>(0);
+  json counts = json::object();
+  std::string error;
+  try {
+    co_await job(counts);
+    co_await db_.query(kFinishHistory, history_id, "succeeded", counts, nullptr);
+    co_return;
+  } catch (const std::exception& x) {  // the PSA, or the database: recorded if it can be
+    error = x.what();
+  }
+  co_await db_.query(kFinishHistory, history_id, "failed", counts, error);
+  throw PsaError(error);
 }
 
 awaitable<void> PsaSync::sync_entity(const Entity& e) {
@@ -169,10 +182,6 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
     const auto mark = co_await db_.query(kWatermark, name);
     if (!mark.empty()) since = std::string(mark.front().text(0));
   }
-  const std::string kind = since || e.modified.empty() ? "incremental" : "full";
-  const auto started = co_await db_.query(kStartHistory, name, kind);
-  const auto history_id = started.front().get<std::int64_t>(0);
-
   json filter = json::array();
   if (since)
     filter.push_back(condition("gte", e.modified, *since));
@@ -186,28 +195,22 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
     filter.push_back(condition("gte", "id", 0));
   json query{{"Filter", std::move(filter)}, {"IncludeFields", e.include_fields()}};
 
-  std::int64_t upserted = 0;
-  std::string error;
-  try {
-    auto store = [this, &e, &upserted](json items) -> awaitable<void> {
+  const std::string kind = since || e.modified.empty() ? "incremental" : "full";
+  co_await recorded(name, kind, [&](json& counts) -> awaitable<void> {
+    std::int64_t upserted = 0;
+    auto store = [&](json items) -> awaitable<void> {
       const json rows = to_rows(e, items);
       const auto done = co_await db_.query(e.upsert_sql, rows);
       upserted += done.affected();
+      counts["upserted"] = upserted;
     };
-    const auto fetched = co_await psa_->query_all(name, std::move(query), store);
+    counts["fetched"] = co_await psa_->query_all(name, std::move(query), store);
+    counts["upserted"] = upserted;
     if (const auto newest_query = newest_sql(e); !newest_query.empty()) {
       const auto newest = co_await db_.query(newest_query);
       if (!newest.front().is_null(0)) co_await db_.query(kSetWatermark, name, std::string(newest.front().text(0)));
     }
-    const json counts{{"fetched", fetched}, {"upserted", upserted}};
-    co_await db_.query(kFinishHistory, history_id, "succeeded", counts, nullptr);
-    co_return;
-  } catch (const std::exception& x) {  // the PSA, or the database: recorded if it can be
-    error = x.what();
-  }
-  const json counts{{"upserted", upserted}};
-  co_await db_.query(kFinishHistory, history_id, "failed", counts, error);
-  throw PsaError(error);
+  });
 }
 
 // Tickets deleted in the PSA since the last run, from its DeletedTicketLogs. The first run
@@ -219,42 +222,30 @@ awaitable<void> PsaSync::sync_deleted_tickets() {
     co_await db_.query(kSetWatermark, name, core::format_rfc3339(core::now()));
     co_return;
   }
-  const auto started = co_await db_.query(kStartHistory, name, "incremental");
-  const auto history_id = started.front().get<std::int64_t>(0);
-  std::vector<std::string> ids;
-  std::string newest;
   json filter = json::array({condition("gte", "deletedDateTime", std::string(mark.front().text(0)))});
   json query{{"Filter", std::move(filter)}, {"IncludeFields", {"id", "ticketID", "deletedDateTime"}}};
-  std::string error;
-  try {
-    auto collect = [&ids, &newest](json items) -> awaitable<void> {
+  co_await recorded(name, "incremental", [&](json& counts) -> awaitable<void> {
+    std::vector<std::string> ids;
+    std::optional<core::Timestamp> newest;
+    auto collect = [&](json items) -> awaitable<void> {
       for (const auto& item : items) {
         if (item.contains("ticketID") && item["ticketID"].is_number_integer())
           ids.push_back(std::to_string(item["ticketID"].get<std::int64_t>()));
-        const std::string at = item.value("deletedDateTime", "");
-        if (core::parse_rfc3339(at) && (newest.empty() || *core::parse_rfc3339(at) > *core::parse_rfc3339(newest)))
-          newest = at;
+        const auto at = core::parse_rfc3339(item.value("deletedDateTime", ""));
+        if (at && (!newest || *at > *newest)) newest = at;
       }
       co_return;
     };
     co_await psa_->query_all(name, std::move(query), collect);
     const auto deleted = co_await db_.query(kSoftDeleteTickets, ids);
-    if (!newest.empty()) co_await db_.query(kSetWatermark, name, newest);
-    const json counts{{"fetched", ids.size()}, {"deleted", deleted.affected()}};
-    co_await db_.query(kFinishHistory, history_id, "succeeded", counts, nullptr);
-    co_return;
-  } catch (const std::exception& x) {  // the PSA, or the database: recorded if it can be
-    error = x.what();
-  }
-  co_await db_.query(kFinishHistory, history_id, "failed", json::object(), error);
-  throw PsaError(error);
+    if (newest) co_await db_.query(kSetWatermark, name, core::format_rfc3339(*newest));
+    counts = {{"fetched", ids.size()}, {"deleted", deleted.affected()}};
+  });
 }
 
-awaitable<json> PsaSync::sync_classifications() {
-  const auto started = co_await db_.query(kStartHistory, "CompanyClassifications", "classifications");
-  const auto history_id = started.front().get<std::int64_t>(0);
-  std::string error;
-  try {
+// The company classification picklist and the ticket picklists the views label with.
+awaitable<void> PsaSync::sync_picklists() {
+  co_await recorded("CompanyClassifications", "classifications", [&](json& counts) -> awaitable<void> {
     const json company_fields = co_await psa_->fields("Companies");
     const json classifications = picklist_rows(company_fields, "classification");
     const auto stored = co_await db_.query(kUpsertClassifications, classifications);
@@ -263,15 +254,18 @@ awaitable<json> PsaSync::sync_classifications() {
     for (const auto field : kTicketPicklists)
       for (auto& row : picklist_rows(ticket_fields, field)) ticket_rows.push_back(std::move(row));
     co_await db_.query(kUpsertPicklist, "Tickets", ticket_rows);
-    const json counts{{"classifications", stored.size()}, {"ticket_picklist_values", ticket_rows.size()}};
-    co_await db_.query(kFinishHistory, history_id, "succeeded", counts, nullptr);
-    const auto listed = co_await db_.query(kClassifications);
-    co_return json::parse(listed.front().text(0));
-  } catch (const std::exception& x) {  // the PSA, or the database: recorded if it can be
-    error = x.what();
-  }
-  co_await db_.query(kFinishHistory, history_id, "failed", json::object(), error);
-  throw PsaError(error);
+    counts = {{"classifications", stored.size()}, {"ticket_picklist_values", ticket_rows.size()}};
+  });
+}
+
+awaitable<json> PsaSync::sync_classifications() {
+  co_await sync_picklists();
+  co_return co_await classifications();
+}
+
+awaitable<json> PsaSync::classifications() {
+  const auto listed = co_await db_.query(kClassifications);
+  co_return json::parse(listed.front().text(0));
 }
 
 awaitable<std::optional<ReconcileResult>> PsaSync::reconcile() {
@@ -286,33 +280,33 @@ awaitable<std::optional<ReconcileResult>> PsaSync::reconcile() {
 
 awaitable<ReconcileResult> PsaSync::reconcile_pass() {
   const auto self = shared_from_this();
-  const auto started = co_await db_.query(kStartHistory, "Tickets", "reconcile");
-  const auto history_id = started.front().get<std::int64_t>(0);
   const Entity& tickets = *entity_named("Tickets");
   ReconcileResult r;
-  const auto stale = co_await db_.query(kStaleTickets, kStaleAfterDays, kReconcileLimit);
-  for (const auto& row : stale) {
-    const auto id = row.get<std::int64_t>(0);
-    ++r.scanned;
-    try {
-      const auto found = co_await psa_->get("Tickets", id);
-      if (!found) {
-        co_await db_.query(tickets.delete_sql, id);
-        ++r.soft_deleted;
-        continue;
+  co_await recorded("Tickets", "reconcile", [&](json& counts) -> awaitable<void> {
+    const auto stale = co_await db_.query(kStaleTickets, kStaleAfterDays, kReconcileLimit);
+    for (const auto& row : stale) {
+      const auto id = row.get<std::int64_t>(0);
+      ++r.scanned;
+      try {
+        const auto found = co_await psa_->get("Tickets", id);
+        if (!found) {
+          co_await db_.query(tickets.delete_sql, id);
+          ++r.soft_deleted;
+          continue;
+        }
+        const json rows = json::array({to_row(tickets, *found)});
+        co_await db_.query(tickets.upsert_sql, rows);
+        ++r.updated;
+        const auto status = found->find("status");
+        if (status != found->end() && status->is_number_integer() && status->get<int>() == kCompleteStatus)
+          ++r.status_flipped_to_complete;
+      } catch (const PsaError& e) {
+        ++r.errors;
+        core::log::warn("reconciliation could not refresh a ticket", {{"ticket", id}, {"error", e.what()}});
       }
-      const json rows = json::array({to_row(tickets, *found)});
-      co_await db_.query(tickets.upsert_sql, rows);
-      ++r.updated;
-      const auto status = found->find("status");
-      if (status != found->end() && status->is_number_integer() && status->get<int>() == kCompleteStatus)
-        ++r.status_flipped_to_complete;
-    } catch (const PsaError& e) {
-      ++r.errors;
-      core::log::warn("reconciliation could not refresh a ticket", {{"ticket", id}, {"error", e.what()}});
     }
-  }
-  co_await db_.query(kFinishHistory, history_id, "succeeded", r.to_json(), nullptr);
+    counts = r.to_json();
+  });
   co_return r;
 }
 

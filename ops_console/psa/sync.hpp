@@ -23,6 +23,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -56,14 +57,16 @@ class PsaSync : public std::enable_shared_from_this<PsaSync> {
   boost::asio::awaitable<std::optional<ReconcileResult>> reconcile();
   // Re-reads the company classification picklist and the ticket picklists; the classifications.
   boost::asio::awaitable<nlohmann::json> sync_classifications();
-
-  AutotaskClient& client() { return *psa_; }
+  // The company classifications the copy holds: [{id, label, is_active, sort_order}].
+  boost::asio::awaitable<nlohmann::json> classifications();
 
  private:
+  using Job = std::function<boost::asio::awaitable<void>(nlohmann::json& counts)>;
+  boost::asio::awaitable<void> recorded(std::string entity_type, std::string kind, Job job);
   boost::asio::awaitable<void> sync_all(core::db::AdvisoryLock lock);
   boost::asio::awaitable<void> sync_entity(const Entity& entity);
   boost::asio::awaitable<void> sync_deleted_tickets();
-  boost::asio::awaitable<void> sync_ticket_picklists();
+  boost::asio::awaitable<void> sync_picklists();
   boost::asio::awaitable<ReconcileResult> reconcile_pass();
 
   core::db::Pool& db_;

@@ -70,9 +70,8 @@ WebhookEvent read_webhook(std::string_view body) {
   else if (payload.contains("Fields") && !payload["Fields"].is_object())
     e.malformed = Problem::invalid_field("Fields", "must be an object");
 
-  e.entity = e.entity_type ? entity_named(*e.entity_type) : nullptr;
-  if (e.entity && e.entity->webhook.empty()) e.entity = nullptr;  // copied, but never by webhook
-  if (e.entity) e.entity_type = std::string(e.entity->webhook);   // one spelling in the log
+  e.entity = e.entity_type ? webhook_entity(*e.entity_type) : nullptr;
+  if (e.entity) e.entity_type = std::string(e.entity->webhook);  // one spelling in the log
   return e;
 }
 

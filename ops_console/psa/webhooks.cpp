@@ -3,7 +3,6 @@
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
-#include "core/util/time.hpp"
 #include "ops_console/psa/entities.hpp"
 #include "ops_console/psa/webhook_payload.hpp"
 
@@ -94,18 +93,17 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
   WebhookEvent e = read_webhook(c.body);
   const Entity* entity = e.entity;
   std::optional<Problem> failure = e.malformed;
-  std::string error;
+  const json duplicate{{"status", "duplicate"}, {"event_id", e.event_id}};
   const json row = entity ? to_row(*entity, e.fields) : json::object();
   if (!failure && entity && *e.action != "Delete" && !row.empty()) {
     const auto done = co_await db_.query(patch_and_log(*entity), e.event_id, *e.entity_id, row, e.guid, e.entity_type,
                                          e.action, c.source_ip, c.user_agent, e.event_time);
-    if (done.front().text(0) == "processed")
-      co_return Outcome{.body = {{"status", "duplicate"}, {"event_id", e.event_id}}};
+    if (done.front().text(0) == "processed") co_return Outcome{.body = duplicate};
     if (done.front().get<bool>(1)) co_return Outcome{.body = {{"status", "processed"}, {"event_id", e.event_id}}};
     // the copy lacks the row: below, the PSA has it whole
   } else if (!failure) {
     const auto done = co_await db_.query(kProcessedAlready, e.event_id);
-    if (done.front().get<bool>(0)) co_return Outcome{.body = {{"status", "duplicate"}, {"event_id", e.event_id}}};
+    if (done.front().get<bool>(0)) co_return Outcome{.body = duplicate};
   }
   if (!failure && !entity)
     failure = Problem(core::http::Status::unprocessable_entity, "unsupported-entity",
@@ -127,17 +125,14 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
         co_await db_.query(entity->upsert_sql, rows);
       }
     } catch (const PsaError& x) {
-      failure = Problem(core::http::Status::bad_gateway, "psa-failed", x.what());
+      failure = x.problem();
     }
   }
-  if (failure) error = failure->detail();
-  const std::string status = failure ? "failed" : "processed";
-  std::optional<std::string> error_message;
-  if (failure) error_message = error;
-  co_await db_.query(kLog, e.event_id, e.guid, e.entity_type, e.entity_id, e.action, status, error_message, c.source_ip,
-                     c.user_agent, e.event_time);
+  const std::optional<std::string> error = failure ? std::optional(failure->detail()) : std::nullopt;
+  co_await db_.query(kLog, e.event_id, e.guid, e.entity_type, e.entity_id, e.action, failure ? "failed" : "processed",
+                     error, c.source_ip, c.user_agent, e.event_time);
   if (failure) {
-    core::log::warn("psa webhook failed", {{"event_id", e.event_id}, {"error", error}});
+    core::log::warn("psa webhook failed", {{"event_id", e.event_id}, {"error", *error}});
     co_return Outcome{.problem = std::move(failure)};
   }
   co_return Outcome{.body = {{"status", "processed"}, {"event_id", e.event_id}}};
