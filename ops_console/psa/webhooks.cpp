@@ -1,5 +1,6 @@
 #include "ops_console/psa/webhooks.hpp"
 
+#include "core/db/errors.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
@@ -7,6 +8,7 @@
 #include "ops_console/psa/webhook_payload.hpp"
 
 #include <map>
+#include <set>
 
 namespace ops_console::psa {
 
@@ -33,32 +35,50 @@ constexpr std::string_view kLog = R"sql(
   WHERE webhook_events.status = 'failed'
 )sql";
 
-// The common case in one statement, so one commit: an Update or Create of a row the copy holds,
-// not processed before. $1 event_id, $2 entity id, $3 the row by column, $4 guid, $5 entity
-// type, $6 action, $7 source_ip, $8 user_agent, $9 event time. Answers the event's earlier status
-// ('' for none) and whether the row was patched (and the event logged).
-std::string patch_and_log_sql(const Entity& e) {
-  return "WITH prior AS (SELECT status FROM webhook_events WHERE event_id = $1), patched AS (UPDATE " +
-         std::string(e.table) + " t SET " + patch_assignments(e, "$3") + " FROM jsonb_to_record($3::jsonb) AS r(" +
-         record_type(e) +
-         ") WHERE t.id = $2 AND NOT EXISTS (SELECT 1 FROM prior WHERE status = 'processed') RETURNING t.id), "
+// The common case, for a group of callouts of one entity: Updates and Creates of rows the copy
+// holds. $1: [{n, event_id, entity_id, row, guid, entity_type, action, source_ip, user_agent,
+// event_time}], n the order of arrival. An event processed before changes nothing; the fresh
+// events of one row are merged in arrival order (a later value of a field wins) and patch it
+// once; each event whose row was patched is logged as processed (over a failed attempt). Answers
+// per event_id its earlier status ('' for none) and whether its row was patched.
+std::string patch_group_sql(const Entity& e) {
+  return "WITH ev AS (SELECT DISTINCT ON (event_id) * FROM jsonb_to_recordset($1::jsonb) AS ev(n int, event_id text, "
+         "entity_id bigint, row jsonb, guid text, entity_type text, action text, source_ip text, user_agent text, "
+         "event_time timestamptz) ORDER BY event_id, n), "
+         "prior AS (SELECT ev.event_id, (SELECT w.status FROM webhook_events w WHERE w.event_id = ev.event_id) "
+         "AS status FROM ev), "
+         "fresh AS (SELECT ev.* FROM ev JOIN prior p USING (event_id) WHERE p.status IS DISTINCT FROM 'processed'), "
+         "merged AS (SELECT f.entity_id, jsonb_object_agg(kv.key, kv.value ORDER BY f.n) AS row "
+         "FROM fresh f, jsonb_each(f.row) kv GROUP BY f.entity_id), "
+         "patched AS (UPDATE " +
+         std::string(e.table) + " t SET " + patch_assignments(e, "m.row") +
+         " FROM merged m, jsonb_to_record(m.row) AS r(" + record_type(e) +
+         ") WHERE t.id = m.entity_id RETURNING t.id), "
          "logged AS (INSERT INTO webhook_events (event_id, guid, entity_type, entity_id, action, status, source_ip, "
-         "user_agent, event_time) SELECT $1, $4, $5, $2, $6, 'processed', $7, $8, $9::timestamptz "
-         "WHERE EXISTS (SELECT 1 FROM patched) ON CONFLICT (event_id) DO UPDATE SET status = 'processed', "
-         "error_message = NULL, source_ip = EXCLUDED.source_ip, user_agent = EXCLUDED.user_agent, received_at = now() "
+         "user_agent, event_time) SELECT event_id, guid, entity_type, entity_id, action, 'processed', source_ip, "
+         "user_agent, event_time FROM fresh WHERE entity_id IN (SELECT id FROM patched) "
+         "ON CONFLICT (event_id) DO UPDATE SET status = 'processed', error_message = NULL, "
+         "source_ip = EXCLUDED.source_ip, user_agent = EXCLUDED.user_agent, received_at = now() "
          "WHERE webhook_events.status = 'failed' RETURNING 1) "
-         "SELECT coalesce((SELECT status FROM prior), ''), EXISTS (SELECT 1 FROM patched)";
+         "SELECT ev.event_id, coalesce(p.status, ''), ev.entity_id IN (SELECT id FROM patched) "
+         "FROM ev JOIN prior p USING (event_id)";
 }
 
 // Built once per entity, on first use.
-const std::string& patch_and_log(const Entity& e) {
+const std::string& patch_group(const Entity& e) {
   static const std::map<const Entity*, std::string> statements = [] {
     std::map<const Entity*, std::string> out;
-    for (const auto& entity : entities()) out.emplace(&entity, patch_and_log_sql(entity));
+    for (const auto& entity : entities()) out.emplace(&entity, patch_group_sql(entity));
     return out;
   }();
   return statements.at(&e);
 }
+
+json nullable(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
+
+// A group that deadlocked with another writer of the same rows (the sync's upserts, a second
+// instance) is tried again this many times.
+constexpr int kGroupAttempts = 3;
 
 }  // namespace
 
@@ -72,7 +92,46 @@ std::string source_ip_of(const core::http::Request& req) {
 }
 
 WebhookIntake::WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret)
-    : db_(db), psa_(std::move(psa)), secret_(std::move(secret)) {}
+    : db_(db),
+      psa_(std::move(psa)),
+      secret_(std::move(secret)),
+      patches_(kMaxGroup, [this](std::vector<Patch> group) { return apply(std::move(group)); }) {}
+
+// One transaction for the group: a statement per entity among its callouts.
+awaitable<std::vector<WebhookIntake::Patched>> WebhookIntake::apply(std::vector<Patch> group) {
+  std::map<const Entity*, json> by_entity;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    group[i].event["n"] = i;
+    by_entity[group[i].entity].push_back(group[i].event);
+  }
+  std::map<std::string, Patched> outcome;  // by event_id
+  for (int attempt = 1;; ++attempt) {
+    try {
+      auto tx = co_await db_.begin();
+      for (const auto& [entity, events] : by_entity) {
+        const auto rows = co_await tx.query(patch_group(*entity), events);
+        for (const auto& r : rows)
+          outcome[std::string(r.text(0))] = Patched{.prior = std::string(r.text(1)), .patched = r.get<bool>(2)};
+      }
+      co_await tx.commit();
+      break;
+    } catch (const core::db::Error& e) {
+      if (e.sqlstate != "40P01" || attempt == kGroupAttempts) throw;
+      outcome.clear();
+    }
+  }
+  // An event twice in the group (a callout retried while the first was queued) is written once;
+  // the second copy is a duplicate of the first when that one was processed.
+  std::vector<Patched> out;
+  std::set<std::string> seen;
+  for (const auto& p : group) {
+    const std::string& id = p.event["event_id"].get_ref<const std::string&>();
+    Patched r = outcome.at(id);
+    if (!seen.insert(id).second && r.patched && r.prior != "processed") r.prior = "processed";
+    out.push_back(std::move(r));
+  }
+  co_return out;
+}
 
 // "sha1=<base64>" as Autotask documents it; "sha1=<hex>" accepted too. Constant time.
 bool WebhookIntake::signature_ok(const Callout& c) const {
@@ -96,10 +155,18 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
   const json duplicate{{"status", "duplicate"}, {"event_id", e.event_id}};
   const json row = entity ? to_row(*entity, e.fields) : json::object();
   if (!failure && entity && *e.action != "Delete" && !row.empty()) {
-    const auto done = co_await db_.query(patch_and_log(*entity), e.event_id, *e.entity_id, row, e.guid, e.entity_type,
-                                         e.action, c.source_ip, c.user_agent, e.event_time);
-    if (done.front().text(0) == "processed") co_return Outcome{.body = duplicate};
-    if (done.front().get<bool>(1)) co_return Outcome{.body = {{"status", "processed"}, {"event_id", e.event_id}}};
+    const Patched done = co_await patches_.submit(Patch{.entity = entity,
+                                                        .event = {{"event_id", e.event_id},
+                                                                  {"entity_id", *e.entity_id},
+                                                                  {"row", row},
+                                                                  {"guid", nullable(e.guid)},
+                                                                  {"entity_type", *e.entity_type},
+                                                                  {"action", *e.action},
+                                                                  {"source_ip", c.source_ip},
+                                                                  {"user_agent", c.user_agent},
+                                                                  {"event_time", nullable(e.event_time)}}});
+    if (done.prior == "processed") co_return Outcome{.body = duplicate};
+    if (done.patched) co_return Outcome{.body = {{"status", "processed"}, {"event_id", e.event_id}}};
     // the copy lacks the row: below, the PSA has it whole
   } else if (!failure) {
     const auto done = co_await db_.query(kProcessedAlready, e.event_id);

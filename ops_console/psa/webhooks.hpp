@@ -10,6 +10,12 @@
 // it; Delete soft-deletes. Every event is one row of webhook_events; a callout whose event is
 // processed already is a duplicate, acknowledged and changing nothing, and one that failed before
 // is tried again.
+//
+// The common callout, a Create or Update of a row the copy holds, is applied in groups: callouts
+// that arrive while a group is being written wait for it, then go together, one statement and one
+// commit (core/async/batcher.hpp). Each is answered once the commit holding it is done, so an
+// answered callout is never lost, and the commit's cost is shared.
+#include "core/async/batcher.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/message.hpp"
 #include "core/http/problem.hpp"
@@ -43,18 +49,37 @@ struct Outcome {
   std::optional<core::http::Problem> problem;
 };
 
+struct Entity;
+
 class WebhookIntake {
  public:
+  // At most this many callouts go in one group.
+  static constexpr std::size_t kMaxGroup = 250;
+
   WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret);
 
   boost::asio::awaitable<Outcome> receive(Callout callout);
 
+  // One callout of a group: the entity it changes, and the event as the group statement reads it.
+  struct Patch {
+    const Entity* entity = nullptr;
+    nlohmann::json event;
+  };
+  // What the group made of it: the event's status before ("" for none), whether the row was
+  // patched and the event logged.
+  struct Patched {
+    std::string prior;
+    bool patched = false;
+  };
+
  private:
   bool signature_ok(const Callout& c) const;
+  boost::asio::awaitable<std::vector<Patched>> apply(std::vector<Patch> group);
 
   core::db::Pool& db_;
   std::shared_ptr<AutotaskClient> psa_;
   std::string secret_;
+  core::async::Batcher<Patch, Patched> patches_;
 };
 
 }  // namespace ops_console::psa

@@ -3,6 +3,10 @@
 #include "core/util/digest.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 
+#include <libpq-fe.h>
+
+#include <future>
+
 namespace {
 
 using nlohmann::json;
@@ -99,6 +103,58 @@ TEST_F(WebhooksTest, ARetriedCalloutIsADuplicateAndALaterChangeANewEvent) {
   EXPECT_NE(later.json()["event_id"], processed.json()["event_id"]);
   EXPECT_EQ(sql("SELECT status FROM tickets"), "5");
   EXPECT_EQ(sql("SELECT count(DISTINCT guid) || ' ' || count(*) FROM webhook_events"), "1 2");
+}
+
+// Callouts that arrive while a group is being written go together in the next group (one
+// statement, one commit: their log rows share the transaction's time). Held here by a lock on the
+// tickets: the first callout waits on it alone while the others queue behind it. In a group, two
+// changes of one ticket both land, and a callout retried while its first copy waits is a duplicate.
+TEST_F(WebhooksTest, CalloutsArrivingTogetherAreWrittenInOneGroupAndNoneIsLost) {
+  start_intake();
+  constexpr int kTickets = 30;
+  for (int i = 0; i < kTickets; ++i) add_ticket(200 + i, 1);
+  std::unique_ptr<PGconn, decltype(&PQfinish)> holder(PQconnectdb(database.url().c_str()), PQfinish);
+  ASSERT_EQ(PQstatus(holder.get()), CONNECTION_OK) << PQerrorMessage(holder.get());
+  const auto exec = [&](const char* statement) {
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(holder.get(), statement), PQclear);
+    ASSERT_EQ(PQresultStatus(r.get()), PGRES_COMMAND_OK) << PQerrorMessage(holder.get());
+  };
+  exec("BEGIN");
+  exec("LOCK TABLE tickets IN SHARE MODE");  // an UPDATE of a ticket waits
+
+  const auto send = [&](json payload) {
+    return std::async(std::launch::async, [this, body = payload.dump()] { return post(body); });
+  };
+  auto first = send(callout("Ticket", 200, "Update", {{"Title", "Held"}}, 1000));
+  for (int i = 0; i < 200 && sql("SELECT count(*) FROM pg_locks WHERE NOT granted") == "0"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_NE(sql("SELECT count(*) FROM pg_locks WHERE NOT granted"), "0") << "the first group did not wait";
+
+  std::vector<std::future<core::testing::HttpResponse>> status, priority, retried;
+  for (int i = 0; i < kTickets; ++i) {
+    status.push_back(send(callout("Ticket", 200 + i, "Update", {{"Status", "8"}}, 2 * i + 1)));
+    priority.push_back(send(callout("Ticket", 200 + i, "Update", {{"Priority", "3"}}, 2 * i + 2)));
+    retried.push_back(send(callout("Ticket", 200 + i, "Update", {{"Status", "8"}}, 2 * i + 1)));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the callouts reach the queue
+  EXPECT_EQ(sql("SELECT count(*) FROM webhook_events"), "0");   // none answered before its commit
+  exec("COMMIT");
+
+  EXPECT_EQ(first.get().status, 200u);
+  std::map<std::string, int> answers;
+  for (auto* sent : {&status, &priority, &retried})
+    for (auto& f : *sent) {
+      const auto res = f.get();
+      ASSERT_EQ(res.status, 200u) << res.body;
+      ++answers[res.json()["status"].get<std::string>()];
+    }
+  EXPECT_EQ(answers["processed"], 2 * kTickets);
+  EXPECT_EQ(answers["duplicate"], kTickets);  // one of each pair of copies
+  EXPECT_EQ(sql("SELECT count(*) FROM webhook_events WHERE status = 'processed'"), std::to_string(2 * kTickets + 1));
+  EXPECT_EQ(sql("SELECT count(*) FROM tickets WHERE status = 8 AND priority = 3"), std::to_string(kTickets));
+  EXPECT_EQ(sql("SELECT title FROM tickets WHERE id = 200"), "Held");
+  // Written in groups: far fewer commits than callouts.
+  EXPECT_LT(std::stoi(sql("SELECT count(DISTINCT received_at) FROM webhook_events")), 10);
 }
 
 TEST_F(WebhooksTest, EveryEntityTypeIsUpdatedAndSoftDeleted) {
