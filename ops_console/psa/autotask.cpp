@@ -3,8 +3,8 @@
 #include "core/async/semaphore.hpp"
 #include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
+#include "ops_console/psa/request_budget.hpp"
 
-#include <deque>
 #include <map>
 #include <mutex>
 
@@ -75,12 +75,13 @@ struct AutotaskClient::State {
   core::http::Client http;
   mutable std::mutex mutex;
   std::map<std::string, std::unique_ptr<core::async::Semaphore>> endpoints;
-  std::deque<std::chrono::steady_clock::time_point> sent;  // this hour's requests, oldest first
+  RequestBudget budget;
 
   State(boost::asio::any_io_executor executor, PsaSettings s)
       : settings(std::move(s)),
         origin(origin_of(settings.base_url)),
-        http(std::move(executor), {.total_timeout = settings.timeout, .max_retries = 4}) {}
+        http(std::move(executor), {.total_timeout = settings.timeout, .max_retries = 4}),
+        budget(static_cast<std::size_t>(settings.requests_per_hour)) {}
 
   core::async::Semaphore& endpoint(const std::string& name) {
     std::lock_guard lock(mutex);
@@ -91,14 +92,8 @@ struct AutotaskClient::State {
 
   // How long to wait before one more request fits in the hour's budget; records it when it does.
   std::chrono::steady_clock::duration take_budget() {
-    const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex);
-    while (!sent.empty() && sent.front() <= now - std::chrono::hours(1)) sent.pop_front();
-    if (sent.size() < static_cast<std::size_t>(settings.requests_per_hour)) {
-      sent.push_back(now);
-      return std::chrono::steady_clock::duration::zero();
-    }
-    return sent.front() + std::chrono::hours(1) - now;
+    return budget.take(std::chrono::steady_clock::now());
   }
 };
 

@@ -2,6 +2,7 @@
 // incremental sync picks up a change and a deletion, every reconciliation rule and count, one
 // run at a time across two instances, the picklists, and the webhook intake fetching what the
 // copy lacks.
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/api/sync.hpp"
 #include "ops_console/tests/console_fixture.hpp"
@@ -315,4 +316,72 @@ TEST_F(PsaSyncTest, ThrottledCallsAreRetried) {
   const auto synced = call("POST", "/api/sync/classifications", nullptr, admin);
   EXPECT_EQ(synced.status, 200u) << synced.body;
   EXPECT_GE(fakes.autotask().stats()["requests"].get<long>(), 4);  // two refused, then both calls
+}
+
+// The PSA's credentials and the webhook secret reach no log line (at debug level), no stored
+// error and no problem: through a sync, retried 429s and 5xx, refused credentials, a refused
+// signature, a callout whose row is fetched from the PSA and one whose fetch fails.
+TEST_F(PsaSyncTest, TheCredentialsReachNoLogLineStoredErrorOrProblem) {
+  constexpr const char* kWebhookSecret = "webhook-secret-7f3a9c";
+  constexpr const char* kWrongSecret = "refused-secret-51d0e2";
+  seed(30);
+  ::testing::internal::CaptureStderr();
+  auto env = psa_env();
+  env["LOG_LEVEL"] = "debug";
+  env["PSA_WEBHOOK_SECRET"] = kWebhookSecret;
+  add_user("boss@msp.example", "correct horse battery", true);
+  start(env);
+  admin = sign_in("boss@msp.example", "correct horse battery");
+
+  fakes.autotask().set_faults({.throttle = 1, .retry_after = 1, .server_errors = 1, .status = 503});
+  sync();
+  fakes.autotask().set_faults({.server_errors = 50, .status = 500});  // Autotask's 500: not retried
+  const auto failed = call("POST", "/api/sync/classifications", nullptr, admin);
+  EXPECT_EQ(failed.status, 502u) << failed.body;
+  fakes.autotask().set_faults({});
+
+  const auto ticket = fakes.autotask().rows("Tickets").back()["id"].get<std::int64_t>();
+  sql("DELETE FROM tickets WHERE id = " + std::to_string(ticket));  // the callout fetches it
+  const std::string body =
+      json{{"Action", "Update"},          {"Guid", "g"},        {"EntityType", "Ticket"}, {"Id", ticket},
+           {"Fields", {{"Status", "8"}}}, {"SequenceNumber", 1}}
+          .dump();
+  const auto refused = core::testing::http(svc->port(), "POST", "/api/webhooks/psa", body,
+                                           {{"X-Hook-Signature", "sha1=" + core::hmac_sha1_base64("other", body)}});
+  EXPECT_EQ(refused.status, 401u);
+  const auto fetched =
+      core::testing::http(svc->port(), "POST", "/api/webhooks/psa", body,
+                          {{"X-Hook-Signature", "sha1=" + core::hmac_sha1_base64(kWebhookSecret, body)}});
+  EXPECT_EQ(fetched.status, 200u) << fetched.body;
+  // The PSA fails while a callout needs it: the 502 and its log line.
+  sql("DELETE FROM tickets WHERE id = " + std::to_string(ticket));
+  json later = json::parse(body);
+  later["SequenceNumber"] = 2;
+  const std::string later_body = later.dump();
+  fakes.autotask().set_faults({.server_errors = 50, .status = 500});
+  const auto unfetched =
+      core::testing::http(svc->port(), "POST", "/api/webhooks/psa", later_body,
+                          {{"X-Hook-Signature", "sha1=" + core::hmac_sha1_base64(kWebhookSecret, later_body)}});
+  EXPECT_EQ(unfetched.status, 502u) << unfetched.body;
+  fakes.autotask().set_faults({});
+
+  env["PSA_SECRET"] = kWrongSecret;  // a second instance whose secret the PSA refuses
+  core::testing::RunningService refusing(ops_console::definition(), database.url(),
+                                         core::config::Environment(env.begin(), env.end()));
+  const auto unauthorised = core::testing::http(refusing.port(), "POST", "/api/sync/classifications", "",
+                                                {{"Cookie", "ops_session=" + admin}});
+  EXPECT_EQ(unauthorised.status, 502u) << unauthorised.body;
+  svc.reset();
+  const std::string logged = ::testing::internal::GetCapturedStderr();
+
+  EXPECT_NE(logged.find("psa webhook refused"), std::string::npos);  // the capture saw the service
+  EXPECT_NE(logged.find("psa webhook failed"), std::string::npos);
+  const std::string stored = sql("SELECT coalesce(string_agg(error, ' '), '') FROM sync_history") + " " +
+                             sql("SELECT coalesce(string_agg(error_message, ' '), '') FROM webhook_events");
+  for (const std::string secret : {"sandbox-secret", "sandbox-integration", kWebhookSecret, kWrongSecret}) {
+    EXPECT_EQ(logged.find(secret), std::string::npos) << secret << " in the log";
+    EXPECT_EQ(stored.find(secret), std::string::npos) << secret << " in a stored error";
+    for (const auto* answer : {&failed, &refused, &unfetched, &unauthorised})
+      EXPECT_EQ(answer->body.find(secret), std::string::npos) << secret << " in " << answer->body;
+  }
 }
