@@ -4,6 +4,7 @@
 #include "ops_console/api/auth.hpp"
 #include "ops_console/api/data.hpp"
 #include "ops_console/api/event_keys.hpp"
+#include "ops_console/api/gitforge.hpp"
 #include "ops_console/api/integrations.hpp"
 #include "ops_console/api/notifications.hpp"
 #include "ops_console/api/preferences.hpp"
@@ -78,7 +79,9 @@ const core::app::ServiceDefinition& definition() {
                 "how long an instance keeps the disabled-integration rows; changes clear it at once", {1, 86400}))};
         auto notify_settings = notify::read_notify_settings(env);
         auto psa_settings = psa::read_psa_settings(env);
-        return [identity_settings, registry_options, notify_settings, psa_settings](core::app::Context& ctx) {
+        auto gitforge_settings = read_gitforge_settings(env);
+        return [identity_settings, registry_options, notify_settings, psa_settings,
+                gitforge_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -92,6 +95,10 @@ const core::app::ServiceDefinition& definition() {
           install_notification_routes(ctx, id, notifier);
           install_psa(ctx, id, registry, psa_settings);
           install_tag_routes(ctx, id);
+          auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
+          ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
+          install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
+          install_agent_instance_routes(ctx, id, notify_settings);
           // Dashboards and the rest arrive with their issues.
         };
       },

@@ -37,12 +37,17 @@ core::http::Router routes(Fakes& fakes) {
             {"serves",
              {"GET /autotask/atservicesrest/V1.0/ZoneInformation?user={email}",
               "POST /autotask/atservicesrest/V1.0/{Entity}/query", "/autotask/atservicesrest/V1.0/..."}},
-            {"control", "/_sandbox/autotask"}}}}});
+            {"control", "/_sandbox/autotask"}},
+           {{"name", "gitforge"},
+            {"serves", {"POST /agent/{name}/events"}},
+            {"sends", {"POST /_sandbox/gitforge/push: a GitHub or Gitea push webhook to {url}"}},
+            {"control", "/_sandbox/agent"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
   fakes.notify.install(r);
   fakes.autotask.install(r);
+  fakes.gitforge.install(r);
   return r;
 }
 
@@ -78,5 +83,6 @@ GraphFake& InProcess::graph() { return impl_->fakes.graph; }
 ModelFake& InProcess::model() { return impl_->fakes.model; }
 NotifyFake& InProcess::notify() { return impl_->fakes.notify; }
 AutotaskFake& InProcess::autotask() { return impl_->fakes.autotask; }
+GitforgeFake& InProcess::gitforge() { return impl_->fakes.gitforge; }
 
 }  // namespace sandbox

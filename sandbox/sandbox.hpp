@@ -6,8 +6,10 @@
 //   env["GRAPH_BASE_URL"] = fakes.url();
 //   fakes.autotask().seed({.tickets = 200});
 //   env["PSA_BASE_URL"] = fakes.url() + "/autotask/atservicesrest/";
+//   fakes.gitforge().configure_receiver("agent-1", "secret");  // POST <url>/agent/agent-1/events
 #include "core/http/router.hpp"
 #include "sandbox/autotask_fake.hpp"
+#include "sandbox/gitforge_fake.hpp"
 #include "sandbox/graph_fake.hpp"
 #include "sandbox/model_fake.hpp"
 #include "sandbox/notify_fake.hpp"
@@ -25,6 +27,7 @@ struct Fakes {
   ModelFake model;
   NotifyFake notify;
   AutotaskFake autotask;
+  GitforgeFake gitforge;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -41,6 +44,7 @@ class InProcess {
   ModelFake& model();
   NotifyFake& notify();
   AutotaskFake& autotask();
+  GitforgeFake& gitforge();
 
  private:
   struct Impl;

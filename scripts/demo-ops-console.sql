@@ -28,11 +28,10 @@ SELECT * FROM (VALUES
 WHERE NOT EXISTS (SELECT 1 FROM pipeline_executions);
 
 -- Notification event keys (issue 7); the spec does not name them, these are what an MSP's
--- console raises.
+-- console raises. gitforge_push comes with its migration (0011).
 INSERT INTO notify_event_keys (key, description, sort_order) VALUES
   ('ticket_escalated', 'a ticket was escalated', 10),
   ('sla_breach', 'a ticket breached its SLA', 20),
   ('backup_failed', 'a customer backup failed', 30),
-  ('phishing_reported', 'a user reported a phishing mail', 40),
-  ('source_push', 'commits were pushed to a tracked repository', 50)
+  ('phishing_reported', 'a user reported a phishing mail', 40)
 ON CONFLICT (key) DO NOTHING;

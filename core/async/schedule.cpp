@@ -29,9 +29,12 @@ std::shared_ptr<Schedule> Schedule::start(boost::asio::any_io_executor executor,
 boost::asio::awaitable<void> Schedule::loop() {
   const auto self = shared_from_this();  // alive until the loop ends
   while (!stopped_) {
-    timer_.expires_after(interval_);
-    boost::system::error_code cancelled;
-    co_await timer_.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, cancelled));
+    if (!woken_) {
+      timer_.expires_after(interval_);
+      boost::system::error_code cancelled;
+      co_await timer_.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, cancelled));
+    }
+    woken_ = false;
     if (stopped_) break;
     try {
       co_await job_();
@@ -41,6 +44,13 @@ boost::asio::awaitable<void> Schedule::loop() {
   }
   // The job may hold its owner, which holds this schedule: let go of it, so both can end.
   job_ = nullptr;
+}
+
+void Schedule::wake() {
+  boost::asio::post(strand_, [self = shared_from_this()] {
+    self->woken_ = true;
+    self->timer_.cancel();
+  });
 }
 
 void Schedule::stop() {

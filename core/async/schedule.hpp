@@ -1,6 +1,8 @@
 #pragma once
 // A job run every `interval` until stopped: the processing run of mail-triage, the PSA's
-// incremental sync. Runs never stack: the next wait starts when a run has ended.
+// incremental sync, the agent deliveries. Runs never stack: the next wait starts when a run has
+// ended. wake() runs the job now instead of at the end of the wait, or, when a run is under way,
+// once more right after it (wakes while one run is under way come to one more run).
 //
 //   auto schedule = core::async::Schedule::start(executor, 5min, [self]() -> awaitable<void> {
 //     co_await self->run();                    // an exception is logged, the schedule goes on
@@ -28,6 +30,7 @@ class Schedule : public std::enable_shared_from_this<Schedule> {
   static std::shared_ptr<Schedule> start(boost::asio::any_io_executor executor, std::chrono::milliseconds interval,
                                          Job job, std::string name);
   void stop();
+  void wake();
 
   Schedule(boost::asio::any_io_executor executor, std::chrono::milliseconds interval, Job job, std::string name);
 
@@ -41,6 +44,7 @@ class Schedule : public std::enable_shared_from_this<Schedule> {
   Job job_;
   std::string name_;
   bool stopped_ = false;
+  bool woken_ = false;
 };
 
 }  // namespace core::async

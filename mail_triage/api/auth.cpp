@@ -1,5 +1,6 @@
 #include "mail_triage/api/auth.hpp"
 
+#include "core/http/bearer.hpp"
 #include "core/http/problem.hpp"
 #include "core/util/strings.hpp"
 
@@ -15,12 +16,10 @@ std::vector<std::string> read_api_keys(core::config::Reader& env) {
 }
 
 bool bearer_matches(std::string_view header, const std::vector<std::string>& keys) {
-  header = core::trim(header);
-  if (!core::starts_with_icase(header, "Bearer ")) return false;
-  const auto token = core::trim(header.substr(7));
-  if (token.empty()) return false;
+  const auto token = core::http::bearer_token(header);
+  if (!token) return false;
   bool matched = false;
-  for (const auto& key : keys) matched |= core::constant_time_equals(token, key);
+  for (const auto& key : keys) matched |= core::constant_time_equals(*token, key);
   return matched;
 }
 

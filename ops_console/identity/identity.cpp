@@ -1,8 +1,10 @@
 #include "ops_console/identity/identity.hpp"
 
+#include "core/http/bearer.hpp"
 #include "core/http/cookies.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/password.hpp"
 
@@ -24,6 +26,9 @@ constexpr std::string_view kUserColumns = R"sql(
 )sql";
 
 const std::string kUserById = "SELECT " + std::string(kUserColumns) + " FROM users u WHERE u.id = $1";
+
+// The instance holding an agent's token (agent_instances, migration 0011).
+constexpr std::string_view kAgentByToken = "SELECT id, name, enabled FROM agent_instances WHERE token_hash = $1";
 
 constexpr std::string_view kCredentials = "SELECT id, password_hash FROM users WHERE email = $1";
 
@@ -138,6 +143,30 @@ core::http::Handler perm(std::shared_ptr<Identity> identity, std::string resourc
         if (!u.can(resource, action)) throw Problem::forbidden("this needs the permission " + resource + "." + action);
       },
       std::move(handler));
+}
+
+std::string agent_token_hash(std::string_view token) { return core::sha256_hex(token); }
+
+core::http::Handler agent(std::shared_ptr<Identity> identity, core::http::Handler handler) {
+  return [identity = std::move(identity), handler = std::move(handler)](Request& req) -> awaitable<Response> {
+    const auto token = core::http::bearer_token(req.header("authorization"));
+    if (!token)
+      throw Problem::unauthorized("an agent instance's bearer token is required")
+          .with_header(core::http::bhttp::field::www_authenticate, "Bearer");
+    const auto found = co_await identity->db().query(kAgentByToken, agent_token_hash(*token));
+    if (found.empty())
+      throw Problem::unauthorized("the bearer token is not valid")
+          .with_header(core::http::bhttp::field::www_authenticate, "Bearer error=\"invalid_token\"");
+    if (!found.front().get<bool>(2)) throw Problem::forbidden("this agent instance is disabled");
+    req.set<Agent>(Agent{.id = found.front().get<std::int64_t>(0), .name = found.front().get<std::string>(1)});
+    co_return co_await handler(req);
+  };
+}
+
+const Agent& current_agent(const Request& req) {
+  const Agent* a = req.get<Agent>();
+  if (!a) throw std::logic_error("current_agent() outside a route wrapped by agent");
+  return *a;
 }
 
 const User& current_user(const Request& req) {

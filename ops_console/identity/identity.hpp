@@ -89,6 +89,19 @@ core::http::Handler perm(std::shared_ptr<Identity> identity, std::string resourc
                          core::http::Handler handler);
 const User& current_user(const core::http::Request& req);
 
+// An agent instance calling with its own bearer token (issue 18; agent_instances, migration 0011).
+struct Agent {
+  std::int64_t id = 0;
+  std::string name;
+};
+// How a token is kept: its SHA-256, hex. The token itself is shown once, when issued.
+std::string agent_token_hash(std::string_view token);
+// The "agent" access level: `Authorization: Bearer <token>` of an agent instance; 401 without
+// one, or with one that no instance holds (wrong, rotated, or its instance removed); 403 when
+// its instance is disabled. A handler that runs finds the instance with current_agent(req).
+core::http::Handler agent(std::shared_ptr<Identity> identity, core::http::Handler handler);
+const Agent& current_agent(const core::http::Request& req);
+
 // The Set-Cookie value that carries `token`, or deletes the cookie when `token` is empty.
 std::string session_cookie(const core::http::Request& req, const std::string& token);
 

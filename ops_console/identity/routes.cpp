@@ -17,6 +17,8 @@ std::string Access::describe() const {
       return "auth";
     case Level::admin:
       return "admin";
+    case Level::agent:
+      return "agent";
     case Level::permission:
       return "perm(" + resource_ + ", " + action_ + ")";
   }
@@ -31,6 +33,8 @@ core::http::Handler Access::guard(std::shared_ptr<Identity> id, core::http::Hand
       return identity::auth(std::move(id), std::move(handler));
     case Level::admin:
       return identity::admin(std::move(id), std::move(handler));
+    case Level::agent:
+      return identity::agent(std::move(id), std::move(handler));
     case Level::permission:
       return identity::perm(std::move(id), resource_, action_, std::move(handler));
   }

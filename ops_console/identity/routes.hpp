@@ -9,6 +9,7 @@
 //   routes.get("/api/admin/company-scope", Access::admin(), handler);           // admin
 //   routes.get("/api/admin/integrations", Access::permission("admin", "access"), handler);
 //   routes.post("/api/auth/login", Access::open(), handler);                    // public
+//   routes.get("/api/agent/repo-commits", Access::agent(), handler);            // an agent's token
 #include "core/http/router.hpp"
 #include "ops_console/identity/identity.hpp"
 
@@ -22,15 +23,17 @@ class Access {
   static Access open() { return Access(Level::open); }
   static Access signed_in() { return Access(Level::signed_in); }
   static Access admin() { return Access(Level::admin); }
+  // An agent instance's bearer token, not a session (identity.hpp, agent()).
+  static Access agent() { return Access(Level::agent); }
   static Access permission(std::string resource, std::string action);
 
-  // As the README's tables and `ops-console routes` write it: public, auth, admin, perm(r, a).
+  // As the README's tables and `ops-console routes` write it: public, auth, admin, agent, perm(r, a).
   std::string describe() const;
   // The handler behind this access check.
   core::http::Handler guard(std::shared_ptr<Identity> identity, core::http::Handler handler) const;
 
  private:
-  enum class Level { open, signed_in, admin, permission };
+  enum class Level { open, signed_in, admin, agent, permission };
   explicit Access(Level level) : level_(level) {}
   Level level_;
   std::string resource_, action_;

@@ -1,0 +1,69 @@
+#pragma once
+// Sends the signed copies of pushes to the agent instances (issue 18), from the queue the intake
+// fills (agent_deliveries, one row per push and enabled instance).
+//
+//   auto dispatcher = AgentDispatcher::start(conninfo, executor, notify_settings);
+//   dispatcher->wake();     // a push was stored: send now rather than at the next poll
+//   dispatcher->stop();
+//
+// The dispatcher has its own small pool of connections: its polls and records never wait behind
+// requests, nor requests behind them. A pass takes the due copies with FOR UPDATE SKIP LOCKED and a lease, so instances sharing the
+// database never send one copy twice at once, and a copy whose sender died is taken again when
+// its lease ends. Each copy is a JSON POST signed for the instance (ops_console/README.md,
+// "Agent instances": X-Ops-Timestamp, X-Ops-Signature = v1=<hex HMAC-SHA256(secret,
+// timestamp "." body)>). 2xx: delivered. 429, 5xx, a network error or a timeout: tried again
+// after a backoff (or the Retry-After asked for), up to `max_attempts`, then failed. Another
+// status, or a URL the notifications' guard refuses: failed at once. Every outcome is recorded
+// on the row (status, attempts, last status, last error).
+#include "core/async/schedule.hpp"
+#include "core/db/pool.hpp"
+#include "core/http/client.hpp"
+#include "ops_console/notify/channels.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+
+namespace ops_console::gitforge {
+
+struct DispatchOptions {
+  std::chrono::milliseconds poll{2'000};           // how often due retries are looked for
+  std::chrono::seconds lease{60};                  // a copy's sender holds it this long at most
+  int max_attempts = 8;                            // then the copy is failed
+  std::chrono::milliseconds base_backoff{1'000};   // doubled after each attempt ...
+  std::chrono::milliseconds max_backoff{300'000};  // ... up to this
+  std::size_t batch = 20;                          // copies taken, and sent at once, per step
+  std::size_t connections = 2;                     // the dispatcher's own pool
+};
+
+// Signature of a copy: what X-Ops-Signature carries after "v1=".
+std::string agent_signature(std::string_view secret, std::string_view timestamp, std::string_view body);
+
+class AgentDispatcher : public std::enable_shared_from_this<AgentDispatcher> {
+ public:
+  static std::shared_ptr<AgentDispatcher> start(std::string_view conninfo, boost::asio::any_io_executor executor,
+                                                notify::NotifySettings settings, DispatchOptions options = {});
+  AgentDispatcher(std::string_view conninfo, boost::asio::any_io_executor executor, notify::NotifySettings settings,
+                  DispatchOptions options);
+
+  void wake();
+  void stop();
+
+  // Sends every copy due now (in steps of `batch`); answers how many were attempted.
+  boost::asio::awaitable<std::size_t> run_due();
+
+ private:
+  struct Copy;
+  boost::asio::awaitable<void> send(Copy copy);
+
+  core::db::Pool db_;
+  boost::asio::any_io_executor executor_;
+  notify::NotifySettings settings_;
+  DispatchOptions options_;
+  core::http::Client client_;
+  std::shared_ptr<core::async::Schedule> schedule_;
+};
+
+}  // namespace ops_console::gitforge
