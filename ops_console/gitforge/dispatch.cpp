@@ -32,13 +32,15 @@ constexpr std::string_view kClaim = R"sql(
   JOIN gitforge_deliveries g ON g.delivery_id = c.delivery_id
 )sql";
 
-// $2: 'delivered', 'pending' (tried again after $5 seconds) or 'failed'.
+// The outcomes of one step, in one statement (and one commit): $1 [{id, status, http_status,
+// error, retry_in}], status 'delivered', 'pending' (sent again after retry_in seconds) or 'failed'.
 constexpr std::string_view kRecord = R"sql(
-  UPDATE agent_deliveries
-  SET status = $2, leased_until = NULL, last_status = $3, last_error = $4,
-      next_attempt_at = now() + make_interval(secs => $5),
-      finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
-  WHERE id = $1
+  UPDATE agent_deliveries d
+  SET status = o.status, leased_until = NULL, last_status = o.http_status, last_error = o.error,
+      next_attempt_at = now() + make_interval(secs => o.retry_in),
+      finished_at = CASE WHEN o.status = 'pending' THEN NULL ELSE now() END
+  FROM jsonb_to_recordset($1::jsonb) AS o(id bigint, status text, http_status integer, error text, retry_in float8)
+  WHERE d.id = o.id
 )sql";
 
 std::string unix_seconds() {
@@ -109,6 +111,7 @@ awaitable<std::size_t> AgentDispatcher::run_due() {
                                          static_cast<std::int64_t>(options_.lease.count()));
     if (rows.empty()) co_return attempted;
     std::vector<std::function<awaitable<void>()>> sends;
+    auto outcomes = std::make_shared<std::vector<nlohmann::json>>(rows.size());
     for (const auto& r : rows) {
       Copy copy{.id = r.get<std::int64_t>(0),
                 .delivery_id = std::string(r.text(1)),
@@ -117,14 +120,17 @@ awaitable<std::size_t> AgentDispatcher::run_due() {
                 .secret = std::string(r.text(4)),
                 .enabled = r.get<bool>(5),
                 .body = std::string(r.text(6))};
-      sends.push_back([this, copy = std::move(copy)]() -> awaitable<void> { co_await send(copy); });
+      sends.push_back([this, copy = std::move(copy), outcomes, slot = sends.size()]() -> awaitable<void> {
+        (*outcomes)[slot] = co_await send(copy);
+      });
     }
     attempted += sends.size();
     co_await core::async::join_all(executor_, std::move(sends));
+    co_await db_.query(kRecord, nlohmann::json(*outcomes));
   }
 }
 
-awaitable<void> AgentDispatcher::send(Copy copy) {
+awaitable<nlohmann::json> AgentDispatcher::send(Copy copy) {
   std::string status = "failed";
   std::optional<int> http_status;
   std::string error;
@@ -184,8 +190,11 @@ awaitable<void> AgentDispatcher::send(Copy copy) {
   }
   if (status != "delivered")
     core::log::warn("agent copy not delivered", {{"copy", copy.id}, {"status", status}, {"error", error}});
-  const std::optional<std::string> last_error = error.empty() ? std::nullopt : std::optional(error);
-  co_await db_.query(kRecord, copy.id, status, http_status, last_error, static_cast<double>(retry_in.count()) / 1000.0);
+  co_return nlohmann::json{{"id", copy.id},
+                           {"status", status},
+                           {"http_status", http_status ? nlohmann::json(*http_status) : nlohmann::json(nullptr)},
+                           {"error", error.empty() ? nlohmann::json(nullptr) : nlohmann::json(error)},
+                           {"retry_in", static_cast<double>(retry_in.count()) / 1000.0}};
 }
 
 }  // namespace ops_console::gitforge

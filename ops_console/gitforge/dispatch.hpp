@@ -14,7 +14,7 @@
 // timestamp "." body)>). 2xx: delivered. 429, 5xx, a network error or a timeout: tried again
 // after a backoff (or the Retry-After asked for), up to `max_attempts`, then failed. Another
 // status, or a URL the notifications' guard refuses: failed at once. Every outcome is recorded
-// on the row (status, attempts, last status, last error).
+// on the row (status, attempts, last status, last error), a step's outcomes in one statement.
 #include "core/async/schedule.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/client.hpp"
@@ -22,6 +22,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <memory>
@@ -34,7 +35,7 @@ struct DispatchOptions {
   int max_attempts = 8;                            // then the copy is failed
   std::chrono::milliseconds base_backoff{1'000};   // doubled after each attempt ...
   std::chrono::milliseconds max_backoff{300'000};  // ... up to this
-  std::size_t batch = 20;                          // copies taken, and sent at once, per step
+  std::size_t batch = 50;                          // copies taken, sent at once and recorded together, per step
   std::size_t connections = 2;                     // the dispatcher's own pool
 };
 
@@ -56,7 +57,8 @@ class AgentDispatcher : public std::enable_shared_from_this<AgentDispatcher> {
 
  private:
   struct Copy;
-  boost::asio::awaitable<void> send(Copy copy);
+  // One attempt; answers its outcome as kRecord reads it (dispatch.cpp).
+  boost::asio::awaitable<nlohmann::json> send(Copy copy);
 
   core::db::Pool db_;
   boost::asio::any_io_executor executor_;
