@@ -173,6 +173,12 @@ struct Company {
 
 }  // namespace
 
+std::string company_name(int index) {
+  if (index <= 0) return "Northwind IT Services";
+  const auto n = static_cast<int>(kCompanyNames.size());
+  return kCompanyNames[(index - 1) % n] + (index - 1 < n ? "" : " " + std::to_string((index - 1) / n + 1));
+}
+
 std::string format_time(core::Timestamp t) {
   return core::format_rfc3339(std::chrono::floor<std::chrono::milliseconds>(t)).substr(0, 23) + "Z";
 }
@@ -219,11 +225,7 @@ std::map<std::string, std::vector<json>> seed_rows(const SeedCounts& counts, cor
               .classification = 0,
               .active = true,
               .weight = 1};
-    c.name = i == 0 ? "Northwind IT Services"
-                    : kCompanyNames[(i - 1) % kCompanyNames.size()] +
-                          (i - 1 < static_cast<int>(kCompanyNames.size())
-                               ? ""
-                               : " " + std::to_string((i - 1) / kCompanyNames.size() + 1));
+    c.name = company_name(i);
     if (i > 0) {
       if (i % 10 == 7) {
         c.type = 3;  // prospect

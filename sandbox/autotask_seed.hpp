@@ -38,6 +38,11 @@ struct SeedCounts {
 // Rows by entity name ("Tickets"), each in id order.
 std::map<std::string, std::vector<nlohmann::json>> seed_rows(const SeedCounts& counts, core::Timestamp now);
 
+// The name company `index` gets (0 is the MSP itself, "Northwind IT Services"; then a list of
+// customers, numbered " 2", " 3"... once it runs out), whatever the seed: other fakes (Pax8)
+// name their companies after these.
+std::string company_name(int index);
+
 // Autotask's form of a dateTime: UTC, milliseconds, "Z" ("2026-03-02T09:15:27.120Z").
 std::string format_time(core::Timestamp t);
 

@@ -30,6 +30,9 @@ struct Settings {
   std::vector<std::string> seed_mailboxes;
   int seed_count = 0;
   bool seed_autotask = false;
+  bool seed_pax8 = false;
+  sandbox::XeroFakeOptions xero;
+  bool seed_xero = false;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -53,6 +56,16 @@ Settings read_settings(core::config::Reader& env) {
   s.autotask.secret = env.string("SANDBOX_AUTOTASK_SECRET", s.autotask.secret, "the Secret the Autotask fake accepts");
   s.seed_autotask = env.boolean("SANDBOX_AUTOTASK_SEED", false,
                                 "seed the Autotask fake at start with a demo MSP (40 companies, 5,000 tickets)");
+  s.seed_pax8 = env.boolean("SANDBOX_PAX8_SEED", false,
+                            "seed the Pax8 fake at start with a partner account (40 companies, 6 subscriptions each)");
+  s.xero.client_id =
+      env.string("SANDBOX_XERO_CLIENT_ID", s.xero.client_id, "the OAuth client_id the Xero fake registers");
+  s.xero.client_secret =
+      env.string("SANDBOX_XERO_CLIENT_SECRET", s.xero.client_secret, "the client secret the Xero fake accepts");
+  s.xero.redirect_hosts = env.list("SANDBOX_XERO_REDIRECT_HOSTS", "127.0.0.1,localhost",
+                                   "hosts a Xero redirect_uri may name, any port (comma-separated)");
+  s.seed_xero = env.boolean("SANDBOX_XERO_SEED", false,
+                            "seed the Xero fake at start with the MSP's books (60 contacts, 18 months of invoices)");
   return s;
 }
 
@@ -70,7 +83,11 @@ void print_help() {
          "  Notification receivers: POST /chat/v1/spaces/{space}/messages, /telegram/bot{token}/sendMessage,\n"
          "    /ntfy/{topic}, /webhook/{name}; control /_sandbox/notify/...\n"
          "  Autotask REST: /autotask/atservicesrest/V1.0/ZoneInformation, .../V1.0/{Entity}/query, .../query/count,\n"
-         "    .../{Entity}/{id}, .../{Entity}/entityInformation/fields; control /_sandbox/autotask/...\n\n"
+         "    .../{Entity}/{id}, .../{Entity}/entityInformation/fields; control /_sandbox/autotask/...\n"
+         "  Pax8: POST /pax8/v1/token, GET /pax8/v1/companies, /subscriptions, /orders, /invoices, /products;\n"
+         "    control /_sandbox/pax8/... (client sandbox-distributor, secret sandbox-distributor-secret)\n"
+         "  Xero: GET /xero/identity/connect/authorize, POST /xero/identity/connect/token, GET /xero/api/connections,\n"
+         "    /xero/api/api.xro/2.0/{Invoices,Payments,Contacts,Organisation}; control /_sandbox/xero/...\n\n"
          "Environment:\n"
       << core::config::format_help(reader.described());
 }
@@ -99,6 +116,9 @@ int main(int argc, char** argv) {
     sandbox::Fakes fakes(settings.graph, settings.model, settings.autotask);
     for (const auto& mailbox : settings.seed_mailboxes) fakes.graph.seed(mailbox, settings.seed_count);
     if (settings.seed_autotask) fakes.autotask.seed({});
+    if (settings.seed_pax8) fakes.pax8.seed({});
+    fakes.xero.configure(settings.xero);
+    if (settings.seed_xero) fakes.xero.seed({});
     const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},

@@ -41,13 +41,23 @@ core::http::Router routes(Fakes& fakes) {
            {{"name", "gitforge"},
             {"serves", {"POST /agent/{name}/events"}},
             {"sends", {"POST /_sandbox/gitforge/push: a GitHub or Gitea push webhook to {url}"}},
-            {"control", "/_sandbox/agent"}}}}});
+            {"control", "/_sandbox/agent"}},
+           {{"name", "pax8"},
+            {"serves", {"POST /pax8/v1/token", "GET /pax8/v1/companies", "/pax8/v1/..."}},
+            {"control", "/_sandbox/pax8"}},
+           {{"name", "xero-accounting"},
+            {"serves",
+             {"GET /xero/identity/connect/authorize", "POST /xero/identity/connect/token", "GET /xero/api/connections",
+              "GET /xero/api/api.xro/2.0/{Invoices|Payments|Contacts|Organisation}"}},
+            {"control", "/_sandbox/xero"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
   fakes.notify.install(r);
   fakes.autotask.install(r);
   fakes.gitforge.install(r);
+  fakes.pax8.install(r);
+  fakes.xero.install(r);
   return r;
 }
 
@@ -84,5 +94,7 @@ ModelFake& InProcess::model() { return impl_->fakes.model; }
 NotifyFake& InProcess::notify() { return impl_->fakes.notify; }
 AutotaskFake& InProcess::autotask() { return impl_->fakes.autotask; }
 GitforgeFake& InProcess::gitforge() { return impl_->fakes.gitforge; }
+Pax8Fake& InProcess::pax8() { return impl_->fakes.pax8; }
+XeroFake& InProcess::xero() { return impl_->fakes.xero; }
 
 }  // namespace sandbox

@@ -7,12 +7,17 @@
 //   fakes.autotask().seed({.tickets = 200});
 //   env["PSA_BASE_URL"] = fakes.url() + "/autotask/atservicesrest/";
 //   fakes.gitforge().configure_receiver("agent-1", "secret");  // POST <url>/agent/agent-1/events
+//   fakes.pax8().seed({.companies = 100});
+//   env["DISTRIBUTOR_BASE_URL"] = fakes.url() + "/pax8";
+//   fakes.xero().seed({});                          // ACCOUNTING_*_URL: <url>/xero/... (xero_fake.hpp)
 #include "core/http/router.hpp"
 #include "sandbox/autotask_fake.hpp"
 #include "sandbox/gitforge_fake.hpp"
 #include "sandbox/graph_fake.hpp"
 #include "sandbox/model_fake.hpp"
 #include "sandbox/notify_fake.hpp"
+#include "sandbox/pax8_fake.hpp"
+#include "sandbox/xero_fake.hpp"
 
 #include <memory>
 #include <string>
@@ -28,6 +33,8 @@ struct Fakes {
   NotifyFake notify;
   AutotaskFake autotask;
   GitforgeFake gitforge;
+  Pax8Fake pax8;
+  XeroFake xero;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -45,6 +52,8 @@ class InProcess {
   NotifyFake& notify();
   AutotaskFake& autotask();
   GitforgeFake& gitforge();
+  Pax8Fake& pax8();
+  XeroFake& xero();
 
  private:
   struct Impl;

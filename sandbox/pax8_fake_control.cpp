@@ -1,0 +1,118 @@
+// The control routes under /_sandbox/pax8 (pax8_fake.hpp lists them).
+#include "core/util/strings.hpp"
+#include "sandbox/pax8_fake.hpp"
+#include "sandbox/pax8_rest.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+
+namespace sandbox {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using core::http::Request;
+using core::http::Response;
+using core::http::Status;
+using nlohmann::json;
+
+namespace {
+
+json body_of(const Request& req) {
+  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
+                     false);
+}
+
+// An integer field of a control body within lo..hi; a message for the 400 otherwise.
+std::optional<std::string> read_int(const json& body, const char* name, int lo, int hi, int& target) {
+  if (!body.contains(name)) return std::nullopt;
+  const auto& v = body[name];
+  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+    return std::string(name) + " must be an integer " + std::to_string(lo) + ".." + std::to_string(hi);
+  target = v.get<int>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+void Pax8Fake::install_control(core::http::Router& router) {
+  router.post("/_sandbox/pax8/reset", [this](Request&) -> awaitable<Response> {
+    reset();
+    co_return Response::empty();
+  });
+
+  router.post("/_sandbox/pax8/seed", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object()) co_return pax8::error(400, "body must be a JSON object", req);
+    Pax8SeedCounts counts;
+    const std::tuple<const char*, int, int*> numbers[] = {
+        {"companies", 100'000, &counts.companies},
+        {"subscriptions_per_company", 100, &counts.subscriptions_per_company},
+        {"invoices_per_company", 36, &counts.invoices_per_company},
+        {"psa_companies", 100'000, &counts.psa_companies}};
+    for (const auto& [name, most, target] : numbers)
+      if (const auto bad = read_int(body, name, 0, most, *target)) co_return pax8::error(400, *bad, req);
+    if (body.contains("seed")) {
+      if (!body["seed"].is_number_unsigned() || body["seed"].get<std::uint64_t>() > 0xFFFFFFFFu)
+        co_return pax8::error(400, "seed must be a non-negative 32-bit integer", req);
+      counts.seed = body["seed"].get<std::uint32_t>();
+    }
+    seed(counts);
+    co_return Response::json(stats()["rows"], Status::created);
+  });
+
+  router.put("/_sandbox/pax8/faults", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object()) co_return pax8::error(400, "body must be a JSON object", req);
+    Pax8Faults f;
+    int latency = 0;
+    const std::tuple<const char*, int, int, int*> numbers[] = {{"throttle", 0, 1'000'000, &f.throttle},
+                                                               {"retry_after", 0, 86'400, &f.retry_after},
+                                                               {"server_errors", 0, 1'000'000, &f.server_errors},
+                                                               {"status", 500, 599, &f.status},
+                                                               {"latency_ms", 0, 600'000, &latency}};
+    for (const auto& [name, lo, hi, target] : numbers)
+      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return pax8::error(400, *bad, req);
+    f.latency = std::chrono::milliseconds(latency);
+    set_faults(f);
+    co_return Response::empty();
+  });
+
+  router.get("/_sandbox/pax8/stats", [this](Request&) -> awaitable<Response> { co_return Response::json(stats()); });
+
+  router.put("/_sandbox/pax8/token", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    int seconds = -1;
+    if (!body.is_object() || !body.contains("expires_in"))
+      co_return pax8::error(400, "body must be {\"expires_in\": seconds}", req);
+    if (const auto bad = read_int(body, "expires_in", 0, 31'536'000, seconds)) co_return pax8::error(400, *bad, req);
+    set_token_lifetime(seconds);
+    co_return Response::empty();
+  });
+
+  router.get("/_sandbox/pax8/companies", [this](Request&) -> awaitable<Response> {
+    co_return Response::json({{"items", rows("companies")}});
+  });
+
+  router.get("/_sandbox/pax8/rows/{kind}", [this](Request& req) -> awaitable<Response> {
+    try {
+      co_return Response::json({{"items", rows(std::string(req.param("kind")))}});
+    } catch (const std::invalid_argument& e) {
+      co_return pax8::error(404, e.what(), req);
+    }
+  });
+
+  router.del("/_sandbox/pax8/companies/{id}", [this](Request& req) -> awaitable<Response> {
+    const auto id = core::to_lower(req.param("id"));
+    if (!remove_company(id)) co_return pax8::error(404, "Company Not Found: " + id, req);
+    co_return Response::empty();
+  });
+
+  router.del("/_sandbox/pax8/subscriptions/{id}", [this](Request& req) -> awaitable<Response> {
+    const auto id = core::to_lower(req.param("id"));
+    if (!remove_subscription(id)) co_return pax8::error(404, "Subscription Not Found: " + id, req);
+    co_return Response::empty();
+  });
+}
+
+}  // namespace sandbox
