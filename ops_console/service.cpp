@@ -3,6 +3,7 @@
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/auth.hpp"
 #include "ops_console/api/data.hpp"
+#include "ops_console/api/distributor.hpp"
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/gitforge.hpp"
 #include "ops_console/api/integrations.hpp"
@@ -58,6 +59,18 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
   install_webhook_routes(ctx, id, std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret));
 }
 
+// The distributor's client and sync when it is configured; its routes always (the copy answers
+// without it, the sync route says 503).
+void install_distributor(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                         std::shared_ptr<integrations::Registry> registry,
+                         const distributor::DistributorSettings& settings) {
+  std::shared_ptr<distributor::DistributorSync> sync;
+  if (settings.configured())
+    sync = std::make_shared<distributor::DistributorSync>(
+        ctx.db, ctx.executor, std::make_shared<distributor::Pax8Client>(ctx.executor, settings));
+  install_distributor_routes(ctx, id, std::move(registry), std::move(sync));
+}
+
 }  // namespace
 
 const core::app::ServiceDefinition& definition() {
@@ -80,8 +93,9 @@ const core::app::ServiceDefinition& definition() {
         auto notify_settings = notify::read_notify_settings(env);
         auto psa_settings = psa::read_psa_settings(env);
         auto gitforge_settings = read_gitforge_settings(env);
-        return [identity_settings, registry_options, notify_settings, psa_settings,
-                gitforge_settings](core::app::Context& ctx) {
+        auto distributor_settings = distributor::read_distributor_settings(env);
+        return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
+                distributor_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -99,6 +113,7 @@ const core::app::ServiceDefinition& definition() {
           ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
           install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
           install_agent_instance_routes(ctx, id, notify_settings);
+          install_distributor(ctx, id, registry, distributor_settings);
           // Dashboards and the rest arrive with their issues.
         };
       },

@@ -10,6 +10,15 @@ namespace {
 
 constexpr std::string_view kTryLock = "SELECT pg_try_advisory_lock(hashtext($1))";
 constexpr std::string_view kUnlock = "SELECT pg_advisory_unlock(hashtext($1))";
+// pg_locks shows a bigint key as its high 32 bits (classid) and low 32 bits (objid), objsubid 1.
+constexpr std::string_view kHeld = R"sql(
+  SELECT EXISTS (
+    SELECT 1 FROM pg_locks
+    WHERE locktype = 'advisory' AND objsubid = 1 AND granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND classid::bigint = (hashtext($1)::bigint >> 32) & 4294967295
+      AND objid::bigint = hashtext($1)::bigint & 4294967295)
+)sql";
 
 // Takes the lease by value: it lives in this frame until the unlock is done.
 boost::asio::awaitable<void> unlock(Lease lease, std::string name) {
@@ -39,6 +48,11 @@ boost::asio::awaitable<std::optional<AdvisoryLock>> try_advisory_lock(Pool& pool
   if (!locked.front().get<bool>(0)) co_return std::nullopt;
   auto executor = co_await boost::asio::this_coro::executor;
   co_return AdvisoryLock(std::move(executor), std::move(lease), std::move(name));
+}
+
+boost::asio::awaitable<bool> advisory_lock_held(Pool& pool, std::string name) {
+  const Result held = co_await pool.query(kHeld, std::move(name));
+  co_return held.front().get<bool>(0);
 }
 
 }  // namespace core::db

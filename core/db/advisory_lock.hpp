@@ -49,6 +49,10 @@ class AdvisoryLock {
 // The lock `name`, now, or nothing when another session holds it.
 boost::asio::awaitable<std::optional<AdvisoryLock>> try_advisory_lock(Pool& pool, std::string name);
 
+// Whether some session on this database (of any instance) holds the lock `name` now: what a
+// status route reports as "in progress". Looks at pg_locks, takes nothing.
+boost::asio::awaitable<bool> advisory_lock_held(Pool& pool, std::string name);
+
 template <class Job>
 boost::asio::awaitable<bool> with_advisory_lock(Pool& pool, std::string name, Job job) {
   auto lock = co_await try_advisory_lock(pool, std::move(name));

@@ -32,4 +32,15 @@ inline void restrict(std::string& where, const std::string& condition) {
   where += (where.empty() ? " WHERE " : " AND ") + condition;
 }
 
+// `q` as a LIKE/ILIKE pattern matching it as a plain substring: %, _ and \ are escaped (the
+// default escape character), so a search for "5%" finds "5%", not "50".
+inline std::string substring_pattern(std::string_view q) {
+  std::string out = "%";
+  for (const char c : q) {
+    if (c == '%' || c == '_' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "%";
+}
+
 }  // namespace core::db

@@ -2,6 +2,7 @@
 
 #include "core/util/strings.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace core::json {
@@ -33,12 +34,16 @@ void Errors::finish() const {
 std::optional<std::string> Errors::check_string(const std::string& field, std::string value, const StringRule& rule) {
   if (rule.trim) value = std::string(trim(value));
   if (rule.lowercase) value = to_lower(value);
-  if (value.size() < rule.min_length) {
+  // Characters, not bytes: the parsed JSON is valid UTF-8, so every byte but a continuation byte
+  // starts one (PostgreSQL's length() counts the same).
+  const auto characters = static_cast<std::size_t>(
+      std::count_if(value.begin(), value.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  if (characters < rule.min_length) {
     add(field, rule.min_length == 1 ? "must not be empty"
                                     : "must be at least " + std::to_string(rule.min_length) + " characters");
     return std::nullopt;
   }
-  if (value.size() > rule.max_length) {
+  if (characters > rule.max_length) {
     add(field, "must be at most " + std::to_string(rule.max_length) + " characters");
     return std::nullopt;
   }

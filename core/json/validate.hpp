@@ -33,8 +33,8 @@ using nlohmann::json;
 json parse_object(std::string_view body);
 
 struct StringRule {
-  std::size_t min_length = 0;                   // after trimming
-  std::size_t max_length = 10'000;              // in bytes
+  std::size_t min_length = 0;                   // after trimming; in characters (UTF-8 code points)
+  std::size_t max_length = 10'000;              // in characters
   std::vector<std::string> one_of;              // when not empty, the value must be one of these
   std::function<bool(std::string_view)> check;  // extra rule, e.g. an e-mail shape
   std::string check_message = "is not valid";

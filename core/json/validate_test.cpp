@@ -64,6 +64,17 @@ TEST(BodyReader, EnumLengthCheckAndLowercase) {
   EXPECT_EQ(p.errors()[2].message, "must be good");
 }
 
+// Lengths count characters, as the messages say and PostgreSQL's length() does, not bytes.
+TEST(BodyReader, LengthsCountCharactersNotBytes) {
+  const auto body = json::parse(R"({"note": "Größe ✓✓", "short": "ü"})");  // 8 characters, 13 bytes
+  BodyReader in(body);
+  EXPECT_EQ(in.string("note", {.max_length = 8}), "Größe ✓✓");
+  (void)in.string("short", {.min_length = 2});
+  const auto p = problem_of([&] { in.finish(); });
+  ASSERT_EQ(p.errors().size(), 1u);
+  EXPECT_EQ(p.errors()[0].field, "short");
+}
+
 TEST(BodyReader, IntegersRejectFractionsAndStrings) {
   const auto body = json::parse(R"({"a": 1.5, "b": "7", "c": 7.0, "d": 18446744073709551615})");
   BodyReader in(body);

@@ -56,7 +56,7 @@ core::db::Composed compose_list(const LogFilter& f) {
   equal(f.sender_type, "e.sender_type", "c.sender_type");
   equal(f.classification, "e.llm_classification", "c.classification");
   if (f.q) {
-    const std::string n = st.bind(substring_pattern(*f.q));
+    const std::string n = st.bind(core::db::substring_pattern(*f.q));
     restrict(rows_where, "(e.sender_address ILIKE " + n + " OR e.subject ILIKE " + n + ")");
   }
   const std::string limit = st.bind(f.limit);
@@ -83,15 +83,6 @@ constexpr std::string_view kGetEntry = R"sql(
 )sql";
 
 }  // namespace
-
-std::string substring_pattern(std::string_view q) {
-  std::string out = "%";
-  for (char c : q) {
-    if (c == '%' || c == '_' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "%";
-}
 
 void install_log_routes(core::app::Context& ctx) {
   auto& db = ctx.db;

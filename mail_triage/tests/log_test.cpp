@@ -2,6 +2,8 @@
 #include "mail_triage/api/log.hpp"
 #include "mail_triage/tests/api_test.hpp"
 
+#include "core/db/statement.hpp"
+
 using namespace core::testing;
 
 namespace {
@@ -138,7 +140,7 @@ TEST_F(LogTest, QMatchesLikeMetacharactersLiterally) {
   EXPECT_EQ(subjects("?q=100%25"), (Subjects{"100% done"}));
   EXPECT_EQ(subjects("?q=a_b"), (Subjects{"a_b"}));
   EXPECT_EQ(subjects("?q=k%5Cs"), (Subjects{"back\\slash"}));
-  EXPECT_EQ(mail_triage::substring_pattern("5%_\\"), "%5\\%\\_\\\\%");
+  EXPECT_EQ(core::db::substring_pattern("5%_\\"), "%5\\%\\_\\\\%");
 }
 
 TEST_F(LogTest, PagingAndItsEdges) {

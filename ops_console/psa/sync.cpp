@@ -3,6 +3,7 @@
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
 #include "core/util/time.hpp"
+#include "ops_console/sync_history.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -19,11 +20,6 @@ constexpr std::string_view kSyncLock = "ops-console: psa sync";
 constexpr std::string_view kReconcileLock = "ops-console: psa reconcile";
 // Rows written by one run of one entity from which its table is analyzed (analyze()).
 constexpr std::int64_t kAnalyzeAfter = 1000;
-
-constexpr std::string_view kStartHistory = "INSERT INTO sync_history (entity_type, kind) VALUES ($1, $2) RETURNING id";
-constexpr std::string_view kFinishHistory = R"sql(
-  UPDATE sync_history SET finished_at = now(), status = $2, counts = $3::jsonb, error = $4 WHERE id = $1
-)sql";
 
 // Where an entity's incremental sync resumes, less five minutes of overlap (clocks and
 // transactions that commit late), in the form Autotask's filters take; no row: never synced.
@@ -159,21 +155,16 @@ awaitable<void> PsaSync::sync_all(core::db::AdvisoryLock lock) {
   co_await lock.release();
 }
 
-// A sync_history row around `job`: running, then succeeded with the counts the job filled in, or
-// failed with its error (and the counts so far), which is rethrown as a PsaError.
+// A sync_history row around `job` (ops_console/sync_history.hpp); a failure is rethrown as a
+// PsaError, which the routes answer as 502.
 awaitable<void> PsaSync::recorded(std::string entity_type, std::string kind, Job job) {
-  const auto started = co_await db_.query(kStartHistory, entity_type, kind);
-  const auto history_id = started.front().get<std::int64_t>(0);
-  json counts = json::object();
   std::string error;
   try {
-    co_await job(counts);
-    co_await db_.query(kFinishHistory, history_id, "succeeded", counts, nullptr);
+    co_await recorded_run(db_, std::move(entity_type), std::move(kind), std::move(job));
     co_return;
-  } catch (const std::exception& x) {  // the PSA, or the database: recorded if it can be
+  } catch (const std::exception& x) {
     error = x.what();
   }
-  co_await db_.query(kFinishHistory, history_id, "failed", counts, error);
   throw PsaError(error);
 }
 

@@ -314,7 +314,8 @@ TEST_F(ChannelsTest, SubscriptionMatrixDefaultsToTrueAndUpserts) {
             201u);
 
   const json fresh = call("GET", kMatrix, nullptr, tech).json();
-  EXPECT_EQ(fresh["eventKeys"], json({"backup_failed", "ticket_created", "sla_breach"}));
+  // gitforge_push is seeded by its migration (0011), after these by its sort order of 100.
+  EXPECT_EQ(fresh["eventKeys"], json({"backup_failed", "ticket_created", "sla_breach", "gitforge_push"}));
   EXPECT_EQ(fresh["channelTypes"], json({"chat_webhook", "messenger_bot", "push_topic", "webhook"}));
   for (const auto& key : fresh["eventKeys"])
     for (const auto& type : fresh["channelTypes"])

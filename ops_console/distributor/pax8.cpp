@@ -1,0 +1,133 @@
+#include "ops_console/distributor/pax8.hpp"
+
+#include "core/util/strings.hpp"
+
+namespace ops_console::distributor {
+
+using boost::asio::awaitable;
+using nlohmann::json;
+
+namespace {
+
+constexpr auto kTokenMargin = std::chrono::seconds(60);  // a token is renewed this long before it expires
+
+// Pax8's words for a failure ({type, message, instance, status, details}), short, or the status.
+std::string reason_of(const core::http::OutboundResponse& res) {
+  const auto body = json::parse(res.body, nullptr, false);
+  std::string reason;
+  if (body.is_object())
+    for (const char* key : {"message", "error_description", "error"})
+      if (body.contains(key) && body[key].is_string()) {
+        reason = body[key].get<std::string>();
+        break;
+      }
+  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
+  return "HTTP " + std::to_string(res.status) + (reason.empty() ? "" : ": " + reason);
+}
+
+std::string trim_slash(std::string url) {
+  while (url.ends_with('/')) url.pop_back();
+  return url;
+}
+
+}  // namespace
+
+DistributorSettings read_distributor_settings(core::config::Reader& env) {
+  DistributorSettings s;
+  s.base_url = trim_slash(env.string("DISTRIBUTOR_BASE_URL", "https://api.pax8.com", "the distributor's API (Pax8)"));
+  s.client_id = env.string("DISTRIBUTOR_CLIENT_ID", "", "the distributor API's client id (unset: not configured)");
+  s.client_secret = env.secret("DISTRIBUTOR_CLIENT_SECRET", "the distributor API's client secret");
+  if (s.client_id.empty() != s.client_secret.empty())
+    env.fail("DISTRIBUTOR_CLIENT_ID",
+             "DISTRIBUTOR_CLIENT_ID and DISTRIBUTOR_CLIENT_SECRET are set together or not at all");
+  if (!s.base_url.starts_with("https://") && !s.base_url.starts_with("http://"))
+    env.fail("DISTRIBUTOR_BASE_URL", "must be an absolute http(s) URL");
+  return s;
+}
+
+Pax8Client::Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings)
+    : settings_(std::move(settings)),
+      http_(std::move(executor), {.total_timeout = settings_.timeout,
+                                  .max_retries = 4,
+                                  .max_retry_after = std::chrono::seconds(60),
+                                  .user_agent = "msp-ops-console/0.1"}) {}
+
+awaitable<std::string> Pax8Client::token() {
+  const auto cached = [this]() -> std::string {
+    std::lock_guard lock(mutex_);
+    return std::chrono::steady_clock::now() < token_until_ ? token_ : std::string();
+  };
+  if (auto t = cached(); !t.empty()) co_return t;
+  auto permit = co_await fetching_.acquire();
+  if (auto t = cached(); !t.empty()) co_return t;  // another caller fetched it meanwhile
+  core::http::OutboundRequest req{.method = "POST",
+                                  .url = settings_.base_url + "/v1/token",
+                                  .headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
+                                  .body = json{{"client_id", settings_.client_id},
+                                               {"client_secret", settings_.client_secret},
+                                               {"audience", "https://api.pax8.com"},
+                                               {"grant_type", "client_credentials"}}
+                                              .dump(),
+                                  .retry_transport_errors = true,
+                                  .retry_status = [](int status) { return status == 429 || status >= 500; }};
+  core::http::OutboundResponse res;
+  try {
+    res = co_await http_.send(std::move(req));
+  } catch (const core::http::TransportError& e) {
+    throw DistributorError(std::string("the distributor could not be reached for a token: ") + e.what());
+  }
+  if (!res.ok()) throw DistributorError("the distributor refused a token: " + reason_of(res));
+  const auto body = json::parse(res.body, nullptr, false);
+  if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string())
+    throw DistributorError("the distributor's token answer has no access_token");
+  const auto lifetime = std::chrono::seconds(body.value("expires_in", 3600));
+  std::lock_guard lock(mutex_);
+  token_ = body["access_token"].get<std::string>();
+  token_until_ = std::chrono::steady_clock::now() + std::max(lifetime - kTokenMargin, lifetime / 2);
+  co_return token_;
+}
+
+awaitable<json> Pax8Client::call(std::string path_and_query, bool fresh_token) {
+  if (fresh_token) {
+    std::lock_guard lock(mutex_);
+    token_until_ = {};
+  }
+  const std::string bearer = co_await token();
+  const std::string path = path_and_query.substr(0, path_and_query.find('?'));
+  core::http::OutboundRequest req{.method = "GET",
+                                  .url = settings_.base_url + path_and_query,
+                                  .headers = {{"Authorization", "Bearer " + bearer}, {"Accept", "application/json"}},
+                                  .retry_status = [](int status) { return status == 429 || status >= 500; }};
+  core::http::OutboundResponse res;
+  try {
+    res = co_await http_.send(std::move(req));
+  } catch (const core::http::TransportError& e) {
+    throw DistributorError("the distributor could not be reached (" + path + "): " + e.what());
+  }
+  if (res.status == 401 && !fresh_token) co_return co_await call(std::move(path_and_query), true);
+  if (!res.ok()) throw DistributorError("the distributor refused " + path + ": " + reason_of(res));
+  auto body = json::parse(res.body, nullptr, false);
+  if (body.is_discarded()) throw DistributorError("the distributor answered " + path + " with a body that is not JSON");
+  co_return body;
+}
+
+awaitable<json> Pax8Client::get(std::string path_and_query) {
+  co_return co_await call(std::move(path_and_query), false);
+}
+
+awaitable<void> Pax8Client::each_page(std::string path, std::map<std::string, std::string> query, Page page) {
+  std::string filters;
+  for (const auto& [k, v] : query) filters += "&" + core::url_encode(k) + "=" + core::url_encode(v);
+  for (int number = 0;; ++number) {
+    const json body =
+        co_await call(path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) + filters, false);
+    if (!body.contains("content") || !body["content"].is_array())
+      throw DistributorError("the distributor answered " + path + " without content");
+    const json content = body["content"];
+    const int total_pages = body.contains("page") ? body["page"].value("totalPages", 0) : 0;
+    if (!content.empty()) co_await page(content);
+    if (content.empty() || number + 1 >= total_pages) co_return;
+  }
+}
+
+}  // namespace ops_console::distributor

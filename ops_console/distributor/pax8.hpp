@@ -1,0 +1,78 @@
+#pragma once
+// The client of the distributor, Pax8's partner API (../shared/vendors.md, "Distributor: Pax8").
+//
+//   Pax8Client pax8(executor, settings);
+//   co_await pax8.each_page("/v1/companies", {}, [&](json content) -> awaitable<void> { ... });
+//   const json items = co_await pax8.get("/v1/invoices/" + id + "/items?page=0&size=200");
+//
+// The access token comes from {base}/v1/token (client credentials) and is kept until a minute
+// before it expires; one caller at a time fetches it, the others wait for that one. A call that
+// answers 401 drops the token and is tried once more with a new one. Lists are read in pages of
+// 200 (Pax8's largest `size`), from page 0 to the last of `page.totalPages`. 429 and 5xx are
+// retried honouring Retry-After (core::http::Client). What fails throws DistributorError, whose
+// message names no credential.
+#include "core/async/semaphore.hpp"
+#include "core/config/config.hpp"
+#include "core/http/client.hpp"
+#include "core/http/problem.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace ops_console::distributor {
+
+struct DistributorSettings {
+  std::string base_url = "https://api.pax8.com";
+  std::string client_id;
+  std::string client_secret;
+  std::chrono::milliseconds timeout{30'000};
+
+  // Both credentials set; neither means the distributor is not configured.
+  bool configured() const { return !client_id.empty(); }
+};
+
+// DISTRIBUTOR_* variables; one credential without the other refuses start (exit 2).
+DistributorSettings read_distributor_settings(core::config::Reader& env);
+
+struct DistributorError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+  // 502 distributor-failed, with this message.
+  core::http::Problem problem() const {
+    return core::http::Problem(core::http::Status::bad_gateway, "distributor-failed", what());
+  }
+};
+
+inline constexpr int kPageSize = 200;  // Pax8's largest page
+
+class Pax8Client {
+ public:
+  using Page = std::function<boost::asio::awaitable<void>(nlohmann::json content)>;
+
+  Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings);
+
+  // Every page of a list, in order; `query` adds filters (companyId, status, ...).
+  boost::asio::awaitable<void> each_page(std::string path, std::map<std::string, std::string> query, Page page);
+  // One GET of `path_and_query` (below the base URL).
+  boost::asio::awaitable<nlohmann::json> get(std::string path_and_query);
+
+ private:
+  boost::asio::awaitable<std::string> token();
+  boost::asio::awaitable<nlohmann::json> call(std::string path_and_query, bool fresh_token);
+
+  DistributorSettings settings_;
+  core::http::Client http_;
+  core::async::Semaphore fetching_{1};  // one token request at a time
+  std::mutex mutex_;
+  std::string token_;
+  std::chrono::steady_clock::time_point token_until_{};
+};
+
+}  // namespace ops_console::distributor

@@ -1,0 +1,248 @@
+#include "ops_console/distributor/sync.hpp"
+
+#include "core/async/join.hpp"
+#include "core/async/semaphore.hpp"
+#include "core/log/log.hpp"
+#include "ops_console/sync_history.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+#include <atomic>
+
+namespace ops_console::distributor {
+
+using boost::asio::awaitable;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kItemCallsAtOnce = 4;  // invoices whose items are read at once
+
+constexpr std::string_view kNow = "SELECT now()::text";
+
+// The upserts take a page of Pax8's objects as they come ($1), fields by Pax8's names.
+constexpr std::string_view kUpsertCompanies = R"sql(
+  INSERT INTO distributor_companies (id, name, status, external_id, updated_date, synced_at, deleted_at)
+  SELECT r.id, r.name, r.status, r."externalId", r."updatedDate", now(), NULL
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, name text, status text, "externalId" text, "updatedDate" timestamptz)
+  ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, external_id = EXCLUDED.external_id,
+    updated_date = EXCLUDED.updated_date, synced_at = now(), deleted_at = NULL
+)sql";
+
+constexpr std::string_view kUpsertSubscriptions = R"sql(
+  INSERT INTO distributor_subscriptions (id, company_id, product_id, product_name, quantity, status, billing_term,
+                                         price, partner_cost, currency_code, start_date, end_date, synced_at, deleted_at)
+  SELECT r.id, r."companyId", r."productId", r."productName", r.quantity, r.status, r."billingTerm", r.price,
+         r."partnerCost", r."currencyCode", r."startDate", r."endDate", now(), NULL
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "companyId" uuid, "productId" text, "productName" text,
+       quantity numeric, status text, "billingTerm" text, price numeric, "partnerCost" numeric, "currencyCode" text,
+       "startDate" timestamptz, "endDate" timestamptz)
+  ON CONFLICT (id) DO UPDATE SET company_id = EXCLUDED.company_id, product_id = EXCLUDED.product_id,
+    product_name = EXCLUDED.product_name, quantity = EXCLUDED.quantity, status = EXCLUDED.status,
+    billing_term = EXCLUDED.billing_term, price = EXCLUDED.price, partner_cost = EXCLUDED.partner_cost,
+    currency_code = EXCLUDED.currency_code, start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date,
+    synced_at = now(), deleted_at = NULL
+)sql";
+
+// The items of one invoice: $1 the items, $2 the invoice's id, $3 its company, $4 its date.
+constexpr std::string_view kUpsertInvoiceItems = R"sql(
+  INSERT INTO distributor_items (kind, id, parent_id, company_id, subscription_id, product_id, product_name,
+                                 description, quantity, price, cost, cost_total, total, start_period, end_period,
+                                 item_date, synced_at, deleted_at)
+  SELECT 'invoice', coalesce(r.id, $2 || ':' || n), $2, coalesce(r."companyId", $3::uuid), r."subscriptionId",
+         r."productId", r."productName", r.description, r.quantity, r.price, r.cost, r."costTotal", r.total,
+         r."startPeriod", r."endPeriod", $4::timestamptz, now(), NULL
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(item, n),
+       jsonb_to_record(e.item) AS r(id text, "companyId" uuid, "subscriptionId" uuid, "productId" text,
+       "productName" text, description text, quantity numeric, price numeric, cost numeric, "costTotal" numeric,
+       total numeric, "startPeriod" timestamptz, "endPeriod" timestamptz)
+  ON CONFLICT (kind, id) DO UPDATE SET parent_id = EXCLUDED.parent_id, company_id = EXCLUDED.company_id,
+    subscription_id = EXCLUDED.subscription_id, product_id = EXCLUDED.product_id,
+    product_name = EXCLUDED.product_name, description = EXCLUDED.description, quantity = EXCLUDED.quantity,
+    price = EXCLUDED.price, cost = EXCLUDED.cost, cost_total = EXCLUDED.cost_total, total = EXCLUDED.total,
+    start_period = EXCLUDED.start_period, end_period = EXCLUDED.end_period, item_date = EXCLUDED.item_date,
+    synced_at = now(), deleted_at = NULL
+)sql";
+
+// A page of orders, each with its lineItems.
+constexpr std::string_view kUpsertOrderItems = R"sql(
+  INSERT INTO distributor_items (kind, id, parent_id, company_id, subscription_id, product_id, quantity, item_date,
+                                 synced_at, deleted_at)
+  SELECT 'order', coalesce(li ->> 'id', (o ->> 'id') || ':' || n), o ->> 'id', (o ->> 'companyId')::uuid,
+         nullif(li ->> 'subscriptionId', '')::uuid, li ->> 'productId', (li ->> 'quantity')::numeric,
+         (o ->> 'createdDate')::timestamptz, now(), NULL
+  FROM jsonb_array_elements($1::jsonb) AS o,
+       jsonb_array_elements(coalesce(o -> 'lineItems', '[]'::jsonb)) WITH ORDINALITY AS l(li, n)
+  ON CONFLICT (kind, id) DO UPDATE SET parent_id = EXCLUDED.parent_id, company_id = EXCLUDED.company_id,
+    subscription_id = EXCLUDED.subscription_id, product_id = EXCLUDED.product_id, quantity = EXCLUDED.quantity,
+    item_date = EXCLUDED.item_date, synced_at = now(), deleted_at = NULL
+)sql";
+
+// What this run did not see ($1: when it started) is gone at the distributor.
+constexpr std::string_view kSoftDelete = R"sql(
+  WITH companies AS (
+    UPDATE distributor_companies SET deleted_at = now() WHERE synced_at < $1::timestamptz AND deleted_at IS NULL
+    RETURNING 1),
+  subscriptions AS (
+    UPDATE distributor_subscriptions SET deleted_at = now() WHERE synced_at < $1::timestamptz AND deleted_at IS NULL
+    RETURNING 1),
+  items AS (
+    UPDATE distributor_items SET deleted_at = now() WHERE synced_at < $1::timestamptz AND deleted_at IS NULL
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM companies), (SELECT count(*) FROM subscriptions), (SELECT count(*) FROM items)
+)sql";
+
+// Every distributor company not matched yet and without a resolved review: matched when its
+// normalised name is exactly one PSA company's, else (re)given a review with up to five
+// candidates, nearest first. Answers how many were matched, reviews opened, and reviews kept open.
+constexpr std::string_view kMatch = R"sql(
+  WITH open AS (
+    SELECT d.id, distributor_normalised_name(d.name) AS norm
+    FROM distributor_companies d
+    WHERE d.deleted_at IS NULL AND d.matched_company_id IS NULL
+      AND NOT EXISTS (SELECT 1 FROM distributor_company_matches m WHERE m.distributor_company_id = d.id AND m.resolved)),
+  exact AS (
+    SELECT o.id, min(c.id) AS company_id
+    FROM open o JOIN companies c ON distributor_normalised_name(c.company_name) = o.norm AND c.deleted_at IS NULL
+    GROUP BY o.id HAVING count(*) = 1),
+  matched AS (
+    UPDATE distributor_companies d SET matched_company_id = e.company_id, match_method = 'exact', matched_at = now()
+    FROM exact e WHERE d.id = e.id
+    RETURNING d.id),
+  settled AS (
+    DELETE FROM distributor_company_matches m USING matched WHERE m.distributor_company_id = matched.id AND NOT m.resolved
+    RETURNING 1),
+  reviewed AS (
+    INSERT INTO distributor_company_matches AS m (distributor_company_id, candidates)
+    SELECT o.id, coalesce((
+      SELECT jsonb_agg(jsonb_build_object('companyId', k.id, 'name', k.company_name,
+                                          'confidence', round(k.similarity::numeric, 2)) ORDER BY k.distance, k.id)
+      FROM (SELECT c.id, c.company_name, distributor_normalised_name(c.company_name) <-> o.norm AS distance,
+                   similarity(distributor_normalised_name(c.company_name), o.norm) AS similarity
+            FROM companies c WHERE c.deleted_at IS NULL
+            ORDER BY distributor_normalised_name(c.company_name) <-> o.norm, c.id
+            LIMIT 5) k
+      WHERE k.similarity > 0), '[]'::jsonb)
+    FROM open o WHERE NOT EXISTS (SELECT 1 FROM exact e WHERE e.id = o.id)
+    ON CONFLICT (distributor_company_id) DO UPDATE SET candidates = EXCLUDED.candidates, updated_at = now()
+      WHERE NOT m.resolved
+    RETURNING (xmax = 0) AS opened)
+  SELECT (SELECT count(*) FROM matched), (SELECT count(*) FROM reviewed WHERE opened), (SELECT count(*) FROM reviewed),
+         (SELECT count(*) FROM settled)
+)sql";
+
+constexpr std::string_view kStatus = R"sql(
+  SELECT json_build_object(
+    'counts', json_build_object(
+      'companies', (SELECT count(*) FROM distributor_companies WHERE deleted_at IS NULL),
+      'subscriptions', (SELECT count(*) FROM distributor_subscriptions WHERE deleted_at IS NULL),
+      'items', (SELECT count(*) FROM distributor_items WHERE deleted_at IS NULL)),
+    'history', (SELECT coalesce(json_agg(json_build_object(
+                   'id', h.id, 'entityType', h.entity_type, 'kind', h.kind, 'startedAt', h.started_at,
+                   'finishedAt', h.finished_at, 'status', h.status, 'counts', h.counts, 'error', h.error)
+                   ORDER BY h.started_at DESC, h.id DESC), '[]'::json)
+                FROM (SELECT * FROM sync_history WHERE entity_type = 'distributor'
+                      ORDER BY started_at DESC, id DESC LIMIT 10) h))
+)sql";
+
+}  // namespace
+
+DistributorSync::DistributorSync(core::db::Pool& db, boost::asio::any_io_executor executor,
+                                 std::shared_ptr<Pax8Client> client)
+    : db_(db), executor_(std::move(executor)), client_(std::move(client)) {}
+
+awaitable<bool> DistributorSync::start() {
+  auto lock = co_await core::db::try_advisory_lock(db_, std::string(kSyncLock));
+  if (!lock) co_return false;
+  boost::asio::co_spawn(executor_, run_locked(std::move(*lock)), boost::asio::detached);
+  co_return true;
+}
+
+awaitable<bool> DistributorSync::run() {
+  auto lock = co_await core::db::try_advisory_lock(db_, std::string(kSyncLock));
+  if (!lock) co_return false;
+  co_await run_locked(std::move(*lock));
+  co_return true;
+}
+
+awaitable<void> DistributorSync::run_locked(core::db::AdvisoryLock lock) {
+  const auto self = shared_from_this();  // alive while the run is in the background
+  try {
+    co_await recorded_run(db_, "distributor", "distributor",
+                          [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
+  } catch (const std::exception& e) {
+    core::log::warn("distributor sync failed", {{"error", e.what()}});
+  }
+  co_await lock.release();
+}
+
+awaitable<json> sync_status(core::db::Pool& db) {
+  const bool running = co_await core::db::advisory_lock_held(db, std::string(kSyncLock));
+  const auto rows = co_await db.query(kStatus);
+  json out = json::parse(rows.front().text(0));
+  out["inProgress"] = running;
+  co_return out;
+}
+
+awaitable<void> DistributorSync::full_sync(json& counts) {
+  const std::string started = std::string((co_await db_.query(kNow)).front().text(0));
+  std::int64_t companies = 0, subscriptions = 0, invoice_items = 0, order_items = 0;
+  json invoices = json::array();
+
+  co_await client_->each_page("/v1/companies", {}, [&](json page) -> awaitable<void> {
+    companies += (co_await db_.query(kUpsertCompanies, page)).affected();
+    counts["companies"] = companies;
+  });
+  co_await client_->each_page("/v1/subscriptions", {}, [&](json page) -> awaitable<void> {
+    subscriptions += (co_await db_.query(kUpsertSubscriptions, page)).affected();
+    counts["subscriptions"] = subscriptions;
+  });
+  co_await client_->each_page("/v1/invoices", {}, [&](json page) -> awaitable<void> {
+    for (auto& invoice : page) invoices.push_back(std::move(invoice));
+    co_return;
+  });
+  counts["invoices"] = invoices.size();
+  co_await sync_invoice_items(std::move(invoices), invoice_items);
+  counts["invoiceItems"] = invoice_items;
+  co_await client_->each_page("/v1/orders", {}, [&](json page) -> awaitable<void> {
+    order_items += (co_await db_.query(kUpsertOrderItems, page)).affected();
+    counts["orderItems"] = order_items;
+  });
+
+  const auto deleted = co_await db_.query(kSoftDelete, started);
+  counts["softDeleted"] = {{"companies", deleted.front().get<std::int64_t>(0)},
+                           {"subscriptions", deleted.front().get<std::int64_t>(1)},
+                           {"items", deleted.front().get<std::int64_t>(2)}};
+  const auto matched = co_await db_.query(kMatch);
+  counts["matching"] = {{"exact", matched.front().get<std::int64_t>(0)},
+                        {"reviewsOpened", matched.front().get<std::int64_t>(1)},
+                        {"reviewsOpen", matched.front().get<std::int64_t>(2)}};
+}
+
+// Each invoice's items, a few invoices at once.
+awaitable<void> DistributorSync::sync_invoice_items(json invoices, std::int64_t& stored) {
+  core::async::Semaphore slots(kItemCallsAtOnce);
+  std::atomic<std::int64_t> upserted{0};  // the reads run on several threads
+  std::vector<std::function<awaitable<void>()>> reads;
+  for (const auto& invoice : invoices) {
+    if (!invoice.contains("id")) continue;
+    reads.push_back([this, &slots, &upserted, invoice]() -> awaitable<void> {
+      auto permit = co_await slots.acquire();
+      const std::string id = invoice["id"].is_string() ? invoice["id"].get<std::string>() : invoice["id"].dump();
+      const json company = invoice.contains("companyId") ? invoice["companyId"] : json(nullptr);
+      const json date = invoice.contains("invoiceDate") ? invoice["invoiceDate"] : json(nullptr);
+      co_await client_->each_page("/v1/invoices/" + id + "/items", {}, [&](json page) -> awaitable<void> {
+        const auto done =
+            co_await db_.query(kUpsertInvoiceItems, page, id,
+                               company.is_string() ? std::optional(company.get<std::string>()) : std::nullopt,
+                               date.is_string() ? std::optional(date.get<std::string>()) : std::nullopt);
+        upserted += done.affected();
+      });
+    });
+  }
+  co_await core::async::join_all(executor_, std::move(reads));
+  stored = upserted;
+}
+
+}  // namespace ops_console::distributor

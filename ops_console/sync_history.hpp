@@ -1,0 +1,25 @@
+#pragma once
+// Every run of every sync is a row of sync_history (migration 0009): the PSA's entities, the
+// distributor, the accounting connection.
+//
+//   co_await recorded_run(db, "distributor", "distributor", [&](nlohmann::json& counts) -> awaitable<void> {
+//     counts["companies"] = ...;   // kept also when the run fails part-way
+//   });
+//
+// The row says running while the job runs, then succeeded with the counts the job filled in, or
+// failed with the job's error and the counts so far; the job's exception is then rethrown.
+#include "core/db/pool.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+
+namespace ops_console {
+
+using SyncJob = std::function<boost::asio::awaitable<void>(nlohmann::json& counts)>;
+
+boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job);
+
+}  // namespace ops_console
