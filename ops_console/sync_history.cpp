@@ -6,6 +6,8 @@ namespace ops_console {
 
 namespace {
 
+constexpr std::int64_t kAnalyzeAfter = 1000;
+
 constexpr std::string_view kStart = "INSERT INTO sync_history (entity_type, kind) VALUES ($1, $2) RETURNING id";
 constexpr std::string_view kFinish = R"sql(
   UPDATE sync_history SET finished_at = now(), status = $2, counts = $3::jsonb, error = $4 WHERE id = $1
@@ -31,6 +33,12 @@ boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity
   }
   co_await db.query(kFinish, id, "failed", counts, error);
   std::rethrow_exception(failure);
+}
+
+boost::asio::awaitable<void> analyze_after_bulk_write(core::db::Pool& db, std::string_view table, std::int64_t rows) {
+  if (rows < kAnalyzeAfter) co_return;
+  auto lease = co_await db.acquire();
+  co_await lease.execute_simple("ANALYZE " + std::string(table));
 }
 
 }  // namespace ops_console

@@ -22,4 +22,10 @@ using SyncJob = std::function<boost::asio::awaitable<void>(nlohmann::json& count
 
 boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job);
 
+// After a run wrote `rows` rows of `table`: from 1,000 rows on, ANALYZE it, so the planner's
+// statistics match the copy at once rather than when autovacuum next passes. With none (a first
+// sync), PostgreSQL takes a large table for a small one and scans it whole where an index finds
+// a row (the PSA webhook intake's group statement, the distributor's matching: bench/RESULTS.md).
+boost::asio::awaitable<void> analyze_after_bulk_write(core::db::Pool& db, std::string_view table, std::int64_t rows);
+
 }  // namespace ops_console

@@ -1,5 +1,6 @@
 #include "ops_console/distributor/pax8.hpp"
 
+#include "core/async/join.hpp"
 #include "core/util/strings.hpp"
 
 namespace ops_console::distributor {
@@ -47,6 +48,7 @@ DistributorSettings read_distributor_settings(core::config::Reader& env) {
 
 Pax8Client::Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings)
     : settings_(std::move(settings)),
+      executor_(executor),
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
@@ -115,18 +117,33 @@ awaitable<json> Pax8Client::get(std::string path_and_query) {
   co_return co_await call(std::move(path_and_query), false);
 }
 
+// Page N+1 is fetched while `page` handles page N (stores it), so a sync takes about the longer
+// of the two rather than their sum.
 awaitable<void> Pax8Client::each_page(std::string path, std::map<std::string, std::string> query, Page page) {
   std::string filters;
   for (const auto& [k, v] : query) filters += "&" + core::url_encode(k) + "=" + core::url_encode(v);
-  for (int number = 0;; ++number) {
-    const json body =
+  const auto fetch = [this, path, filters](int number) -> awaitable<json> {
+    json body =
         co_await call(path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) + filters, false);
     if (!body.contains("content") || !body["content"].is_array())
       throw DistributorError("the distributor answered " + path + " without content");
-    const json content = body["content"];
-    const int total_pages = body.contains("page") ? body["page"].value("totalPages", 0) : 0;
-    if (!content.empty()) co_await page(content);
-    if (content.empty() || number + 1 >= total_pages) co_return;
+    co_return body;
+  };
+  json current = co_await fetch(0);
+  for (int number = 0;; ++number) {
+    const int total_pages = current.contains("page") ? current["page"].value("totalPages", 0) : 0;
+    json content = std::move(current["content"]);
+    const bool more = !content.empty() && number + 1 < total_pages;
+    if (!more) {
+      if (!content.empty()) co_await page(std::move(content));
+      co_return;
+    }
+    json next;
+    std::vector<std::function<awaitable<void>()>> both;
+    both.push_back([&]() -> awaitable<void> { next = co_await fetch(number + 1); });
+    both.push_back([&]() -> awaitable<void> { co_await page(std::move(content)); });
+    co_await core::async::join_all(executor_, std::move(both));
+    current = std::move(next);
   }
 }
 

@@ -8,7 +8,8 @@
 // The access token comes from {base}/v1/token (client credentials) and is kept until a minute
 // before it expires; one caller at a time fetches it, the others wait for that one. A call that
 // answers 401 drops the token and is tried once more with a new one. Lists are read in pages of
-// 200 (Pax8's largest `size`), from page 0 to the last of `page.totalPages`. 429 and 5xx are
+// 200 (Pax8's largest `size`), from page 0 to the last of `page.totalPages`, the next page
+// fetched while the caller handles the current one (one page at a time is handled, in order). 429 and 5xx are
 // retried honouring Retry-After (core::http::Client). What fails throws DistributorError, whose
 // message names no credential.
 #include "core/async/semaphore.hpp"
@@ -68,6 +69,7 @@ class Pax8Client {
   boost::asio::awaitable<nlohmann::json> call(std::string path_and_query, bool fresh_token);
 
   DistributorSettings settings_;
+  boost::asio::any_io_executor executor_;
   core::http::Client http_;
   core::async::Semaphore fetching_{1};  // one token request at a time
   std::mutex mutex_;

@@ -8,7 +8,8 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include <atomic>
+#include <chrono>
+#include <cmath>
 
 namespace ops_console::distributor {
 
@@ -17,7 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kItemCallsAtOnce = 4;  // invoices whose items are read at once
+constexpr std::size_t kItemCallsAtOnce = 4;         // invoices whose items are read at once
+constexpr std::size_t kInvoicesPerStatement = 100;  // invoices whose items are stored in one statement
 
 constexpr std::string_view kNow = "SELECT now()::text";
 
@@ -45,18 +47,20 @@ constexpr std::string_view kUpsertSubscriptions = R"sql(
     synced_at = now(), deleted_at = NULL
 )sql";
 
-// The items of one invoice: $1 the items, $2 the invoice's id, $3 its company, $4 its date.
+// The items of many invoices ($1), each carrying its invoice's id, company and date as
+// "_invoice", "_company" and "_date" (added by the sync).
 constexpr std::string_view kUpsertInvoiceItems = R"sql(
   INSERT INTO distributor_items (kind, id, parent_id, company_id, subscription_id, product_id, product_name,
                                  description, quantity, price, cost, cost_total, total, start_period, end_period,
                                  item_date, synced_at, deleted_at)
-  SELECT 'invoice', coalesce(r.id, $2 || ':' || n), $2, coalesce(r."companyId", $3::uuid), r."subscriptionId",
-         r."productId", r."productName", r.description, r.quantity, r.price, r.cost, r."costTotal", r.total,
-         r."startPeriod", r."endPeriod", $4::timestamptz, now(), NULL
+  SELECT 'invoice', coalesce(r.id, r._invoice || ':' || n), r._invoice, coalesce(r."companyId", r._company),
+         r."subscriptionId", r."productId", r."productName", r.description, r.quantity, r.price, r.cost,
+         r."costTotal", r.total, r."startPeriod", r."endPeriod", r._date, now(), NULL
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(item, n),
-       jsonb_to_record(e.item) AS r(id text, "companyId" uuid, "subscriptionId" uuid, "productId" text,
-       "productName" text, description text, quantity numeric, price numeric, cost numeric, "costTotal" numeric,
-       total numeric, "startPeriod" timestamptz, "endPeriod" timestamptz)
+       jsonb_to_record(e.item) AS r(id text, _invoice text, _company uuid, _date timestamptz, "companyId" uuid,
+       "subscriptionId" uuid, "productId" text, "productName" text, description text, quantity numeric,
+       price numeric, cost numeric, "costTotal" numeric, total numeric, "startPeriod" timestamptz,
+       "endPeriod" timestamptz)
   ON CONFLICT (kind, id) DO UPDATE SET parent_id = EXCLUDED.parent_id, company_id = EXCLUDED.company_id,
     subscription_id = EXCLUDED.subscription_id, product_id = EXCLUDED.product_id,
     product_name = EXCLUDED.product_name, description = EXCLUDED.description, quantity = EXCLUDED.quantity,
@@ -98,13 +102,13 @@ constexpr std::string_view kSoftDelete = R"sql(
 // candidates, nearest first. Answers how many were matched, reviews opened, and reviews kept open.
 constexpr std::string_view kMatch = R"sql(
   WITH open AS (
-    SELECT d.id, distributor_normalised_name(d.name) AS norm
+    SELECT d.id, d.normalised_name AS norm
     FROM distributor_companies d
     WHERE d.deleted_at IS NULL AND d.matched_company_id IS NULL
       AND NOT EXISTS (SELECT 1 FROM distributor_company_matches m WHERE m.distributor_company_id = d.id AND m.resolved)),
   exact AS (
     SELECT o.id, min(c.id) AS company_id
-    FROM open o JOIN companies c ON distributor_normalised_name(c.company_name) = o.norm AND c.deleted_at IS NULL
+    FROM open o JOIN companies c ON c.normalised_name = o.norm AND c.deleted_at IS NULL
     GROUP BY o.id HAVING count(*) = 1),
   matched AS (
     UPDATE distributor_companies d SET matched_company_id = e.company_id, match_method = 'exact', matched_at = now()
@@ -117,13 +121,13 @@ constexpr std::string_view kMatch = R"sql(
     INSERT INTO distributor_company_matches AS m (distributor_company_id, candidates)
     SELECT o.id, coalesce((
       SELECT jsonb_agg(jsonb_build_object('companyId', k.id, 'name', k.company_name,
-                                          'confidence', round(k.similarity::numeric, 2)) ORDER BY k.distance, k.id)
-      FROM (SELECT c.id, c.company_name, distributor_normalised_name(c.company_name) <-> o.norm AS distance,
-                   similarity(distributor_normalised_name(c.company_name), o.norm) AS similarity
+                                          'confidence', round(similarity(k.normalised_name, o.norm)::numeric, 2))
+                       ORDER BY k.distance, k.id)
+      FROM (SELECT c.id, c.company_name, c.normalised_name, c.normalised_name <-> o.norm AS distance
             FROM companies c WHERE c.deleted_at IS NULL
-            ORDER BY distributor_normalised_name(c.company_name) <-> o.norm, c.id
+            ORDER BY c.normalised_name <-> o.norm  -- the GiST index, nearest first
             LIMIT 5) k
-      WHERE k.similarity > 0), '[]'::jsonb)
+      WHERE k.distance < 1), '[]'::jsonb)
     FROM open o WHERE NOT EXISTS (SELECT 1 FROM exact e WHERE e.id = o.id)
     ON CONFLICT (distributor_company_id) DO UPDATE SET candidates = EXCLUDED.candidates, updated_at = now()
       WHERE NOT m.resolved
@@ -189,15 +193,24 @@ awaitable<void> DistributorSync::full_sync(json& counts) {
   const std::string started = std::string((co_await db_.query(kNow)).front().text(0));
   std::int64_t companies = 0, subscriptions = 0, invoice_items = 0, order_items = 0;
   json invoices = json::array();
+  // How long each step took, in the run's counts: where a slow run spent its time.
+  auto step_started = std::chrono::steady_clock::now();
+  const auto took = [&](const char* step) {
+    const auto now = std::chrono::steady_clock::now();
+    counts["seconds"][step] = std::round(std::chrono::duration<double>(now - step_started).count() * 100) / 100;
+    step_started = now;
+  };
 
   co_await client_->each_page("/v1/companies", {}, [&](json page) -> awaitable<void> {
     companies += (co_await db_.query(kUpsertCompanies, page)).affected();
     counts["companies"] = companies;
   });
+  took("companies");
   co_await client_->each_page("/v1/subscriptions", {}, [&](json page) -> awaitable<void> {
     subscriptions += (co_await db_.query(kUpsertSubscriptions, page)).affected();
     counts["subscriptions"] = subscriptions;
   });
+  took("subscriptions");
   co_await client_->each_page("/v1/invoices", {}, [&](json page) -> awaitable<void> {
     for (auto& invoice : page) invoices.push_back(std::move(invoice));
     co_return;
@@ -205,44 +218,61 @@ awaitable<void> DistributorSync::full_sync(json& counts) {
   counts["invoices"] = invoices.size();
   co_await sync_invoice_items(std::move(invoices), invoice_items);
   counts["invoiceItems"] = invoice_items;
+  took("invoices");
   co_await client_->each_page("/v1/orders", {}, [&](json page) -> awaitable<void> {
     order_items += (co_await db_.query(kUpsertOrderItems, page)).affected();
     counts["orderItems"] = order_items;
   });
+  took("orders");
 
   const auto deleted = co_await db_.query(kSoftDelete, started);
   counts["softDeleted"] = {{"companies", deleted.front().get<std::int64_t>(0)},
                            {"subscriptions", deleted.front().get<std::int64_t>(1)},
                            {"items", deleted.front().get<std::int64_t>(2)}};
+  took("softDelete");
+  co_await analyze_after_bulk_write(db_, "distributor_companies", companies);
+  co_await analyze_after_bulk_write(db_, "distributor_subscriptions", subscriptions);
+  co_await analyze_after_bulk_write(db_, "distributor_items", invoice_items + order_items);
+  took("analyze");
   const auto matched = co_await db_.query(kMatch);
   counts["matching"] = {{"exact", matched.front().get<std::int64_t>(0)},
                         {"reviewsOpened", matched.front().get<std::int64_t>(1)},
                         {"reviewsOpen", matched.front().get<std::int64_t>(2)}};
+  took("matching");
 }
 
-// Each invoice's items, a few invoices at once.
+// Each invoice's items: the invoices in groups, each group's items read a few invoices at once
+// and stored in one statement.
 awaitable<void> DistributorSync::sync_invoice_items(json invoices, std::int64_t& stored) {
-  core::async::Semaphore slots(kItemCallsAtOnce);
-  std::atomic<std::int64_t> upserted{0};  // the reads run on several threads
-  std::vector<std::function<awaitable<void>()>> reads;
-  for (const auto& invoice : invoices) {
-    if (!invoice.contains("id")) continue;
-    reads.push_back([this, &slots, &upserted, invoice]() -> awaitable<void> {
-      auto permit = co_await slots.acquire();
-      const std::string id = invoice["id"].is_string() ? invoice["id"].get<std::string>() : invoice["id"].dump();
-      const json company = invoice.contains("companyId") ? invoice["companyId"] : json(nullptr);
-      const json date = invoice.contains("invoiceDate") ? invoice["invoiceDate"] : json(nullptr);
-      co_await client_->each_page("/v1/invoices/" + id + "/items", {}, [&](json page) -> awaitable<void> {
-        const auto done =
-            co_await db_.query(kUpsertInvoiceItems, page, id,
-                               company.is_string() ? std::optional(company.get<std::string>()) : std::nullopt,
-                               date.is_string() ? std::optional(date.get<std::string>()) : std::nullopt);
-        upserted += done.affected();
+  for (std::size_t first = 0; first < invoices.size(); first += kInvoicesPerStatement) {
+    const std::size_t last = std::min(invoices.size(), first + kInvoicesPerStatement);
+    core::async::Semaphore slots(kItemCallsAtOnce);
+    std::vector<json> items_of(last - first);  // each read fills its own slot
+    std::vector<std::function<awaitable<void>()>> reads;
+    for (std::size_t i = first; i < last; ++i) {
+      const json& invoice = invoices[i];
+      if (!invoice.contains("id")) continue;
+      reads.push_back([this, &slots, &slot = items_of[i - first], &invoice]() -> awaitable<void> {
+        auto permit = co_await slots.acquire();
+        const std::string id = invoice["id"].is_string() ? invoice["id"].get<std::string>() : invoice["id"].dump();
+        slot = json::array();
+        co_await client_->each_page("/v1/invoices/" + id + "/items", {}, [&](json page) -> awaitable<void> {
+          for (auto& item : page) {
+            item["_invoice"] = id;
+            item["_company"] = invoice.value("companyId", json(nullptr));
+            item["_date"] = invoice.value("invoiceDate", json(nullptr));
+            slot.push_back(std::move(item));
+          }
+          co_return;
+        });
       });
-    });
+    }
+    co_await core::async::join_all(executor_, std::move(reads));
+    json items = json::array();
+    for (auto& list : items_of)
+      for (auto& item : list) items.push_back(std::move(item));
+    if (!items.empty()) stored += (co_await db_.query(kUpsertInvoiceItems, items)).affected();
   }
-  co_await core::async::join_all(executor_, std::move(reads));
-  stored = upserted;
 }
 
 }  // namespace ops_console::distributor

@@ -71,10 +71,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       ''),
     ' +', ' ', 'g'))
 $$;
--- The PSA's companies by normalised name: equality for the exact match, trigram distance for the
--- candidates of a review.
-CREATE INDEX companies_normalised_name_trgm ON companies
-  USING gist (distributor_normalised_name(company_name) gist_trgm_ops) WHERE deleted_at IS NULL;
+-- Kept beside each name, so that matching compares stored text: equality for the exact match,
+-- trigram distance (a GiST index, nearest first) for the candidates of a review.
+ALTER TABLE distributor_companies
+  ADD COLUMN normalised_name text GENERATED ALWAYS AS (distributor_normalised_name(name)) STORED;
+ALTER TABLE companies
+  ADD COLUMN normalised_name text GENERATED ALWAYS AS (distributor_normalised_name(company_name)) STORED;
+CREATE INDEX companies_normalised_name ON companies (normalised_name) WHERE deleted_at IS NULL;
+CREATE INDEX companies_normalised_name_trgm ON companies USING gist (normalised_name gist_trgm_ops)
+  WHERE deleted_at IS NULL;
 
 -- One review per distributor company that no exact match settled: its candidates
 -- [{companyId, name, confidence}], at most five, best first. Resolving it records who, when, the

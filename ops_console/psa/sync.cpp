@@ -18,8 +18,6 @@ namespace {
 
 constexpr std::string_view kSyncLock = "ops-console: psa sync";
 constexpr std::string_view kReconcileLock = "ops-console: psa reconcile";
-// Rows written by one run of one entity from which its table is analyzed (analyze()).
-constexpr std::int64_t kAnalyzeAfter = 1000;
 
 // Where an entity's incremental sync resumes, less five minutes of overlap (clocks and
 // transactions that commit late), in the form Autotask's filters take; no row: never synced.
@@ -168,15 +166,6 @@ awaitable<void> PsaSync::recorded(std::string entity_type, std::string kind, Job
   throw PsaError(error);
 }
 
-// A run that wrote this many rows of a table brings the planner's statistics up to date at once,
-// not when autovacuum next passes: with none (a first sync), PostgreSQL takes the table for a
-// small one and scans it whole where an index finds a row, as in the webhook intake's group
-// statement (4x slower under load, bench/RESULTS.md).
-awaitable<void> PsaSync::analyze(std::string_view table) {
-  auto lease = co_await db_.acquire();
-  co_await lease.execute_simple("ANALYZE " + std::string(table));
-}
-
 awaitable<void> PsaSync::sync_entity(const Entity& e) {
   const std::string name(e.name);
   std::optional<std::string> since;
@@ -208,7 +197,7 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
     };
     counts["fetched"] = co_await psa_->query_all(name, std::move(query), store);
     counts["upserted"] = upserted;
-    if (upserted >= kAnalyzeAfter) co_await analyze(e.table);
+    co_await analyze_after_bulk_write(db_, e.table, upserted);
     if (const auto newest_query = newest_sql(e); !newest_query.empty()) {
       const auto newest = co_await db_.query(newest_query);
       if (!newest.front().is_null(0)) co_await db_.query(kSetWatermark, name, std::string(newest.front().text(0)));

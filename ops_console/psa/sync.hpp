@@ -65,7 +65,6 @@ class PsaSync : public std::enable_shared_from_this<PsaSync> {
   boost::asio::awaitable<void> recorded(std::string entity_type, std::string kind, Job job);
   boost::asio::awaitable<void> sync_all(core::db::AdvisoryLock lock);
   boost::asio::awaitable<void> sync_entity(const Entity& entity);
-  boost::asio::awaitable<void> analyze(std::string_view table);
   boost::asio::awaitable<void> sync_deleted_tickets();
   boost::asio::awaitable<void> sync_picklists();
   boost::asio::awaitable<ReconcileResult> reconcile_pass();
