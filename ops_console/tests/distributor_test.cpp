@@ -98,6 +98,21 @@ TEST_F(DistributorTest, ASyncCopiesTheDistributorAndSoftDeletesWhatItNoLongerRet
   EXPECT_EQ(after["history"][0]["counts"]["softDeleted"]["companies"], 1);
 }
 
+// The spec's cap: the last 10 runs, newest first, and only the distributor's.
+TEST_F(DistributorTest, TheStatusShowsTheLastTenDistributorRuns) {
+  start_distributor({});
+  for (int i = 1; i <= 12; ++i)
+    sql("INSERT INTO sync_history (entity_type, kind, started_at, finished_at, status, counts) VALUES ('distributor', "
+        "'distributor', now() - interval '" +
+        std::to_string(100 - i) + " minutes', now(), 'succeeded', '{\"run\": " + std::to_string(i) + "}')");
+  sql("INSERT INTO sync_history (entity_type, kind) VALUES ('Tickets', 'full')");  // another sync's run
+  const json history = get("/api/distributor/sync")["history"];
+  ASSERT_EQ(history.size(), 10u);
+  EXPECT_EQ(history[0]["counts"]["run"], 12);  // newest first
+  EXPECT_EQ(history[9]["counts"]["run"], 3);
+  for (const auto& h : history) EXPECT_EQ(h["entityType"], "distributor");
+}
+
 // The spec's state table: 403 while switched off (checked first, also while a run is under way),
 // 409 while a run is under way on any instance, else 202 at once.
 TEST_F(DistributorTest, TheSyncRouteFollowsTheStateTable) {
