@@ -90,6 +90,13 @@ awaitable<std::string> Pax8Client::token() {
 }
 
 awaitable<json> Pax8Client::call(std::string path_and_query, bool fresh_token) {
+  const std::string path = path_and_query.substr(0, path_and_query.find('?'));
+  auto body = json::parse(co_await call_raw(std::move(path_and_query), fresh_token), nullptr, false);
+  if (body.is_discarded()) throw DistributorError("the distributor answered " + path + " with a body that is not JSON");
+  co_return body;
+}
+
+awaitable<std::string> Pax8Client::call_raw(std::string path_and_query, bool fresh_token) {
   if (fresh_token) {
     std::lock_guard lock(mutex_);
     token_until_ = {};
@@ -106,11 +113,9 @@ awaitable<json> Pax8Client::call(std::string path_and_query, bool fresh_token) {
   } catch (const core::http::TransportError& e) {
     throw DistributorError("the distributor could not be reached (" + path + "): " + e.what());
   }
-  if (res.status == 401 && !fresh_token) co_return co_await call(std::move(path_and_query), true);
+  if (res.status == 401 && !fresh_token) co_return co_await call_raw(std::move(path_and_query), true);
   if (!res.ok()) throw DistributorError("the distributor refused " + path + ": " + reason_of(res));
-  auto body = json::parse(res.body, nullptr, false);
-  if (body.is_discarded()) throw DistributorError("the distributor answered " + path + " with a body that is not JSON");
-  co_return body;
+  co_return std::move(res.body);
 }
 
 awaitable<json> Pax8Client::get(std::string path_and_query) {
@@ -118,7 +123,7 @@ awaitable<json> Pax8Client::get(std::string path_and_query) {
 }
 
 // Page N+1 is fetched while `page` handles page N (stores it), so a sync takes about the longer
-// of the two rather than their sum.
+// of the two rather than their sum. each_raw_page: the same, the bodies unparsed.
 awaitable<void> Pax8Client::each_page(std::string path, std::map<std::string, std::string> query, Page page) {
   std::string filters;
   for (const auto& [k, v] : query) filters += "&" + core::url_encode(k) + "=" + core::url_encode(v);
@@ -143,6 +148,39 @@ awaitable<void> Pax8Client::each_page(std::string path, std::map<std::string, st
     both.push_back([&]() -> awaitable<void> { next = co_await fetch(number + 1); });
     both.push_back([&]() -> awaitable<void> { co_await page(std::move(content)); });
     co_await core::async::join_all(executor_, std::move(both));
+    current = std::move(next);
+  }
+}
+
+awaitable<void> Pax8Client::each_raw_page(std::string path, std::map<std::string, std::string> query, RawPage page) {
+  std::string filters;
+  for (const auto& [k, v] : query) filters += "&" + core::url_encode(k) + "=" + core::url_encode(v);
+  const auto fetch = [this, path, filters](int number) -> awaitable<std::string> {
+    co_return co_await call_raw(
+        path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) + filters, false);
+  };
+  std::string current = co_await fetch(0);
+  RawPageSeen seen{};
+  for (int number = 0;; ++number) {
+    // Whether a next page exists is known from the page before this one (page 0: from itself).
+    if (number == 0) {
+      seen = co_await page(std::move(current));
+      if (seen.items == 0 || 1 >= seen.total_pages) co_return;
+      current = co_await fetch(1);
+      continue;
+    }
+    if (number + 1 >= seen.total_pages) {
+      seen = co_await page(std::move(current));
+      co_return;
+    }
+    std::string next;
+    RawPageSeen now{};
+    std::vector<std::function<awaitable<void>()>> both;
+    both.push_back([&]() -> awaitable<void> { next = co_await fetch(number + 1); });
+    both.push_back([&]() -> awaitable<void> { now = co_await page(std::move(current)); });
+    co_await core::async::join_all(executor_, std::move(both));
+    if (now.items == 0) co_return;  // the list shrank meanwhile: the page past the end is empty
+    seen = now;
     current = std::move(next);
   }
 }

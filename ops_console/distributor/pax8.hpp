@@ -61,12 +61,21 @@ class Pax8Client {
 
   // Every page of a list, in order; `query` adds filters (companyId, status, ...).
   boost::asio::awaitable<void> each_page(std::string path, std::map<std::string, std::string> query, Page page);
+  // The same, each page's body handed over as the distributor sent it (JSON text), for a caller
+  // that passes it to PostgreSQL as it is; the caller answers what the page held.
+  struct RawPageSeen {
+    int total_pages = 0;     // page.totalPages
+    std::int64_t items = 0;  // content's length
+  };
+  using RawPage = std::function<boost::asio::awaitable<RawPageSeen>(std::string body)>;
+  boost::asio::awaitable<void> each_raw_page(std::string path, std::map<std::string, std::string> query, RawPage page);
   // One GET of `path_and_query` (below the base URL).
   boost::asio::awaitable<nlohmann::json> get(std::string path_and_query);
 
  private:
   boost::asio::awaitable<std::string> token();
   boost::asio::awaitable<nlohmann::json> call(std::string path_and_query, bool fresh_token);
+  boost::asio::awaitable<std::string> call_raw(std::string path_and_query, bool fresh_token);
 
   DistributorSettings settings_;
   boost::asio::any_io_executor executor_;

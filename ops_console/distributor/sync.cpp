@@ -23,44 +23,55 @@ constexpr std::size_t kInvoicesPerStatement = 100;  // invoices whose items are 
 
 constexpr std::string_view kNow = "SELECT now()::text";
 
-// The upserts take a page of Pax8's objects as they come ($1), fields by Pax8's names.
+// The page upserts take a page's body as Pax8 sent it ($1: {content, page}), fields by Pax8's
+// names, and answer the page's totalPages, how many items it held, and how many rows they wrote.
 constexpr std::string_view kUpsertCompanies = R"sql(
-  INSERT INTO distributor_companies (id, name, status, external_id, updated_date, synced_at, deleted_at)
-  SELECT r.id, r.name, r.status, r."externalId", r."updatedDate", now(), NULL
-  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, name text, status text, "externalId" text, "updatedDate" timestamptz)
-  ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, external_id = EXCLUDED.external_id,
-    updated_date = EXCLUDED.updated_date, synced_at = now(), deleted_at = NULL
+  WITH stored AS (
+    INSERT INTO distributor_companies (id, name, status, external_id, updated_date, synced_at, deleted_at)
+    SELECT r.id, r.name, r.status, r."externalId", r."updatedDate", now(), NULL
+    FROM jsonb_to_recordset($1::jsonb -> 'content')
+      AS r(id uuid, name text, status text, "externalId" text, "updatedDate" timestamptz)
+    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, external_id = EXCLUDED.external_id,
+      updated_date = EXCLUDED.updated_date, synced_at = now(), deleted_at = NULL
+    RETURNING 1)
+  SELECT coalesce(($1::jsonb -> 'page' ->> 'totalPages')::int, 0), jsonb_array_length(coalesce($1::jsonb -> 'content', '[]')),
+         (SELECT count(*) FROM stored)
 )sql";
 
 constexpr std::string_view kUpsertSubscriptions = R"sql(
-  INSERT INTO distributor_subscriptions (id, company_id, product_id, product_name, quantity, status, billing_term,
-                                         price, partner_cost, currency_code, start_date, end_date, synced_at, deleted_at)
-  SELECT r.id, r."companyId", r."productId", r."productName", r.quantity, r.status, r."billingTerm", r.price,
-         r."partnerCost", r."currencyCode", r."startDate", r."endDate", now(), NULL
-  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "companyId" uuid, "productId" text, "productName" text,
-       quantity numeric, status text, "billingTerm" text, price numeric, "partnerCost" numeric, "currencyCode" text,
-       "startDate" timestamptz, "endDate" timestamptz)
-  ON CONFLICT (id) DO UPDATE SET company_id = EXCLUDED.company_id, product_id = EXCLUDED.product_id,
-    product_name = EXCLUDED.product_name, quantity = EXCLUDED.quantity, status = EXCLUDED.status,
-    billing_term = EXCLUDED.billing_term, price = EXCLUDED.price, partner_cost = EXCLUDED.partner_cost,
-    currency_code = EXCLUDED.currency_code, start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date,
-    synced_at = now(), deleted_at = NULL
+  WITH stored AS (
+    INSERT INTO distributor_subscriptions (id, company_id, product_id, product_name, quantity, status, billing_term,
+                                           price, partner_cost, currency_code, start_date, end_date, synced_at,
+                                           deleted_at)
+    SELECT r.id, r."companyId", r."productId", r."productName", r.quantity, r.status, r."billingTerm", r.price,
+           r."partnerCost", r."currencyCode", r."startDate", r."endDate", now(), NULL
+    FROM jsonb_to_recordset($1::jsonb -> 'content') AS r(id uuid, "companyId" uuid, "productId" text,
+         "productName" text, quantity numeric, status text, "billingTerm" text, price numeric, "partnerCost" numeric,
+         "currencyCode" text, "startDate" timestamptz, "endDate" timestamptz)
+    ON CONFLICT (id) DO UPDATE SET company_id = EXCLUDED.company_id, product_id = EXCLUDED.product_id,
+      product_name = EXCLUDED.product_name, quantity = EXCLUDED.quantity, status = EXCLUDED.status,
+      billing_term = EXCLUDED.billing_term, price = EXCLUDED.price, partner_cost = EXCLUDED.partner_cost,
+      currency_code = EXCLUDED.currency_code, start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date,
+      synced_at = now(), deleted_at = NULL
+    RETURNING 1)
+  SELECT coalesce(($1::jsonb -> 'page' ->> 'totalPages')::int, 0), jsonb_array_length(coalesce($1::jsonb -> 'content', '[]')),
+         (SELECT count(*) FROM stored)
 )sql";
 
-// The items of many invoices ($1), each carrying its invoice's id, company and date as
-// "_invoice", "_company" and "_date" (added by the sync).
+// The items of many invoices: $1 [{invoice, company, date, page: the items page as Pax8 sent it}].
 constexpr std::string_view kUpsertInvoiceItems = R"sql(
   INSERT INTO distributor_items (kind, id, parent_id, company_id, subscription_id, product_id, product_name,
                                  description, quantity, price, cost, cost_total, total, start_period, end_period,
                                  item_date, synced_at, deleted_at)
-  SELECT 'invoice', coalesce(r.id, r._invoice || ':' || n), r._invoice, coalesce(r."companyId", r._company),
-         r."subscriptionId", r."productId", r."productName", r.description, r.quantity, r.price, r.cost,
-         r."costTotal", r.total, r."startPeriod", r."endPeriod", r._date, now(), NULL
-  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(item, n),
-       jsonb_to_record(e.item) AS r(id text, _invoice text, _company uuid, _date timestamptz, "companyId" uuid,
-       "subscriptionId" uuid, "productId" text, "productName" text, description text, quantity numeric,
-       price numeric, cost numeric, "costTotal" numeric, total numeric, "startPeriod" timestamptz,
-       "endPeriod" timestamptz)
+  SELECT 'invoice', coalesce(r.id, (g ->> 'invoice') || ':' || n), g ->> 'invoice',
+         coalesce(r."companyId", (g ->> 'company')::uuid), r."subscriptionId", r."productId", r."productName",
+         r.description, r.quantity, r.price, r.cost, r."costTotal", r.total, r."startPeriod", r."endPeriod",
+         (g ->> 'date')::timestamptz, now(), NULL
+  FROM jsonb_array_elements($1::jsonb) AS g,
+       jsonb_array_elements(coalesce(g -> 'page' -> 'content', '[]'::jsonb)) WITH ORDINALITY AS e(item, n),
+       jsonb_to_record(e.item) AS r(id text, "companyId" uuid, "subscriptionId" uuid, "productId" text,
+       "productName" text, description text, quantity numeric, price numeric, cost numeric, "costTotal" numeric,
+       total numeric, "startPeriod" timestamptz, "endPeriod" timestamptz)
   ON CONFLICT (kind, id) DO UPDATE SET parent_id = EXCLUDED.parent_id, company_id = EXCLUDED.company_id,
     subscription_id = EXCLUDED.subscription_id, product_id = EXCLUDED.product_id,
     product_name = EXCLUDED.product_name, description = EXCLUDED.description, quantity = EXCLUDED.quantity,
@@ -71,16 +82,20 @@ constexpr std::string_view kUpsertInvoiceItems = R"sql(
 
 // A page of orders, each with its lineItems.
 constexpr std::string_view kUpsertOrderItems = R"sql(
-  INSERT INTO distributor_items (kind, id, parent_id, company_id, subscription_id, product_id, quantity, item_date,
-                                 synced_at, deleted_at)
-  SELECT 'order', coalesce(li ->> 'id', (o ->> 'id') || ':' || n), o ->> 'id', (o ->> 'companyId')::uuid,
-         nullif(li ->> 'subscriptionId', '')::uuid, li ->> 'productId', (li ->> 'quantity')::numeric,
-         (o ->> 'createdDate')::timestamptz, now(), NULL
-  FROM jsonb_array_elements($1::jsonb) AS o,
-       jsonb_array_elements(coalesce(o -> 'lineItems', '[]'::jsonb)) WITH ORDINALITY AS l(li, n)
-  ON CONFLICT (kind, id) DO UPDATE SET parent_id = EXCLUDED.parent_id, company_id = EXCLUDED.company_id,
-    subscription_id = EXCLUDED.subscription_id, product_id = EXCLUDED.product_id, quantity = EXCLUDED.quantity,
-    item_date = EXCLUDED.item_date, synced_at = now(), deleted_at = NULL
+  WITH stored AS (
+    INSERT INTO distributor_items (kind, id, parent_id, company_id, subscription_id, product_id, quantity, item_date,
+                                   synced_at, deleted_at)
+    SELECT 'order', coalesce(li ->> 'id', (o ->> 'id') || ':' || n), o ->> 'id', (o ->> 'companyId')::uuid,
+           nullif(li ->> 'subscriptionId', '')::uuid, li ->> 'productId', (li ->> 'quantity')::numeric,
+           (o ->> 'createdDate')::timestamptz, now(), NULL
+    FROM jsonb_array_elements($1::jsonb -> 'content') AS o,
+         jsonb_array_elements(coalesce(o -> 'lineItems', '[]'::jsonb)) WITH ORDINALITY AS l(li, n)
+    ON CONFLICT (kind, id) DO UPDATE SET parent_id = EXCLUDED.parent_id, company_id = EXCLUDED.company_id,
+      subscription_id = EXCLUDED.subscription_id, product_id = EXCLUDED.product_id, quantity = EXCLUDED.quantity,
+      item_date = EXCLUDED.item_date, synced_at = now(), deleted_at = NULL
+    RETURNING 1)
+  SELECT coalesce(($1::jsonb -> 'page' ->> 'totalPages')::int, 0), jsonb_array_length(coalesce($1::jsonb -> 'content', '[]')),
+         (SELECT count(*) FROM stored)
 )sql";
 
 // What this run did not see ($1: when it started) is gone at the distributor.
@@ -201,15 +216,20 @@ awaitable<void> DistributorSync::full_sync(json& counts) {
     step_started = now;
   };
 
-  co_await client_->each_page("/v1/companies", {}, [&](json page) -> awaitable<void> {
-    companies += (co_await db_.query(kUpsertCompanies, page)).affected();
-    counts["companies"] = companies;
-  });
+  // A page's body goes to PostgreSQL as it came: jsonb parses it once, the console not at all.
+  const auto store_page = [this](std::string_view sql, std::int64_t& written, json& count) {
+    return [this, sql, &written, &count](std::string body) -> awaitable<Pax8Client::RawPageSeen> {
+      const auto rows = co_await db_.query(sql, std::move(body));
+      written += rows.front().get<std::int64_t>(2);
+      count = written;
+      co_return Pax8Client::RawPageSeen{.total_pages = static_cast<int>(rows.front().get<std::int64_t>(0)),
+                                        .items = rows.front().get<std::int64_t>(1)};
+    };
+  };
+  co_await client_->each_raw_page("/v1/companies", {}, store_page(kUpsertCompanies, companies, counts["companies"]));
   took("companies");
-  co_await client_->each_page("/v1/subscriptions", {}, [&](json page) -> awaitable<void> {
-    subscriptions += (co_await db_.query(kUpsertSubscriptions, page)).affected();
-    counts["subscriptions"] = subscriptions;
-  });
+  co_await client_->each_raw_page("/v1/subscriptions", {},
+                                  store_page(kUpsertSubscriptions, subscriptions, counts["subscriptions"]));
   took("subscriptions");
   co_await client_->each_page("/v1/invoices", {}, [&](json page) -> awaitable<void> {
     for (auto& invoice : page) invoices.push_back(std::move(invoice));
@@ -219,10 +239,7 @@ awaitable<void> DistributorSync::full_sync(json& counts) {
   co_await sync_invoice_items(std::move(invoices), invoice_items);
   counts["invoiceItems"] = invoice_items;
   took("invoices");
-  co_await client_->each_page("/v1/orders", {}, [&](json page) -> awaitable<void> {
-    order_items += (co_await db_.query(kUpsertOrderItems, page)).affected();
-    counts["orderItems"] = order_items;
-  });
+  co_await client_->each_raw_page("/v1/orders", {}, store_page(kUpsertOrderItems, order_items, counts["orderItems"]));
   took("orders");
 
   const auto deleted = co_await db_.query(kSoftDelete, started);
@@ -242,36 +259,43 @@ awaitable<void> DistributorSync::full_sync(json& counts) {
 }
 
 // Each invoice's items: the invoices in groups, each group's items read a few invoices at once
-// and stored in one statement.
+// and stored in one statement. The item pages are not parsed here: each goes into the group's
+// JSON text as Pax8 sent it, beside its invoice's id, company and date.
 awaitable<void> DistributorSync::sync_invoice_items(json invoices, std::int64_t& stored) {
   for (std::size_t first = 0; first < invoices.size(); first += kInvoicesPerStatement) {
     const std::size_t last = std::min(invoices.size(), first + kInvoicesPerStatement);
     core::async::Semaphore slots(kItemCallsAtOnce);
-    std::vector<json> items_of(last - first);  // each read fills its own slot
+    std::vector<std::string> pages_of(last - first);  // each read fills its own slot: ",{...}" per page
     std::vector<std::function<awaitable<void>()>> reads;
     for (std::size_t i = first; i < last; ++i) {
       const json& invoice = invoices[i];
       if (!invoice.contains("id")) continue;
-      reads.push_back([this, &slots, &slot = items_of[i - first], &invoice]() -> awaitable<void> {
+      reads.push_back([this, &slots, &slot = pages_of[i - first], &invoice]() -> awaitable<void> {
         auto permit = co_await slots.acquire();
         const std::string id = invoice["id"].is_string() ? invoice["id"].get<std::string>() : invoice["id"].dump();
-        slot = json::array();
-        co_await client_->each_page("/v1/invoices/" + id + "/items", {}, [&](json page) -> awaitable<void> {
-          for (auto& item : page) {
-            item["_invoice"] = id;
-            item["_company"] = invoice.value("companyId", json(nullptr));
-            item["_date"] = invoice.value("invoiceDate", json(nullptr));
-            slot.push_back(std::move(item));
-          }
-          co_return;
-        });
+        const std::string meta = json{{"invoice", id},
+                                      {"company", invoice.value("companyId", json(nullptr))},
+                                      {"date", invoice.value("invoiceDate", json(nullptr))}}
+                                     .dump();
+        co_await client_->each_raw_page(
+            "/v1/invoices/" + id + "/items", {},
+            [&slot, &meta](std::string body) -> awaitable<Pax8Client::RawPageSeen> {
+              // {"invoice":…,"company":…,"date":…,"page":<body>}; the page's size is read back by the statement
+              slot += "," + meta.substr(0, meta.size() - 1) + ",\"page\":" + body + "}";
+              const auto page = json::parse(body, nullptr, false);  // small: one invoice's items
+              if (!page.is_object() || !page.contains("content") || !page["content"].is_array())
+                throw DistributorError("the distributor answered an invoice's items without content");
+              co_return Pax8Client::RawPageSeen{
+                  .total_pages = page.contains("page") ? page["page"].value("totalPages", 0) : 0,
+                  .items = static_cast<std::int64_t>(page["content"].size())};
+            });
       });
     }
     co_await core::async::join_all(executor_, std::move(reads));
-    json items = json::array();
-    for (auto& list : items_of)
-      for (auto& item : list) items.push_back(std::move(item));
-    if (!items.empty()) stored += (co_await db_.query(kUpsertInvoiceItems, items)).affected();
+    std::string group = "[";
+    for (const auto& pages : pages_of) group += pages.empty() ? "" : pages.substr(group.size() == 1 ? 1 : 0);
+    group += "]";
+    if (group.size() > 2) stored += (co_await db_.query(kUpsertInvoiceItems, std::move(group))).affected();
   }
 }
 
