@@ -1,5 +1,7 @@
 #include "sandbox/autotask_seed.hpp"
 
+#include "sandbox/seed_random.hpp"
+
 #include "core/util/strings.hpp"
 
 #include <algorithm>
@@ -17,27 +19,13 @@ using std::chrono::minutes;
 
 namespace {
 
-// std::mt19937 is specified bit for bit; the distributions of <random> are not, so the draws
-// below are plain arithmetic on its output and a seed gives the same MSP everywhere.
-class Rand {
- public:
-  explicit Rand(std::uint32_t seed) : engine_(seed) {}
-  int between(int lo, int hi) { return hi <= lo ? lo : lo + static_cast<int>(engine_() % (hi - lo + 1)); }
-  bool chance(double p) { return engine_() % 10'000 < p * 10'000; }
-  double unit() { return engine_() / 4294967296.0; }
-  template <class T>
-  const T& pick(const std::vector<T>& v) {
-    return v[engine_() % v.size()];
-  }
-  // A duration between lo and hi, evenly spread on a log scale: many short ones, a few long.
-  minutes log_between(minutes lo, minutes hi) {
-    const double a = std::log(static_cast<double>(lo.count())), b = std::log(static_cast<double>(hi.count()));
-    return minutes(static_cast<int>(std::exp(a + (b - a) * unit())));
-  }
+using Rand = SeedRandom;  // sandbox/seed_random.hpp
 
- private:
-  std::mt19937 engine_;
-};
+// A duration between lo and hi, evenly spread on a log scale: many short ones, a few long.
+minutes log_between(Rand& rand, minutes lo, minutes hi) {
+  const double a = std::log(static_cast<double>(lo.count())), b = std::log(static_cast<double>(hi.count()));
+  return minutes(static_cast<int>(std::exp(a + (b - a) * rand.unit())));
+}
 
 // The moment a fraction `f` of the way from `a` to `b`.
 core::Timestamp between(core::Timestamp a, core::Timestamp b, double f) {
@@ -474,12 +462,12 @@ std::map<std::string, std::vector<json>> seed_rows(const SeedCounts& counts, cor
     const auto elapsed = std::chrono::duration_cast<minutes>(age);
     std::optional<core::Timestamp> first_response, completed;
     if (status != 1) {
-      const auto wait = std::min(rnd.log_between(minutes(2), priority == 4 ? minutes(30) : minutes(240)),
+      const auto wait = std::min(log_between(rnd, minutes(2), priority == 4 ? minutes(30) : minutes(240)),
                                  std::max(elapsed / 4, minutes(1)));
       first_response = create + wait;
     }
     if (complete) {
-      auto took = rnd.log_between(fastest, slowest);
+      auto took = log_between(rnd, fastest, slowest);
       if (took >= elapsed) took = std::max(minutes(1), elapsed * 3 / 4);
       completed = std::max(create + took, *first_response);
     }

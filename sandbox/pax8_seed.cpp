@@ -1,5 +1,7 @@
 #include "sandbox/pax8_seed.hpp"
 
+#include "sandbox/seed_random.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -14,35 +16,7 @@ using std::chrono::sys_days;
 
 namespace {
 
-// As in autotask_seed.cpp: std::mt19937 is specified bit for bit, the distributions of <random>
-// are not, so the draws are plain arithmetic on its output.
-class Rand {
- public:
-  explicit Rand(std::uint32_t seed) : engine_(seed) {}
-  int between(int lo, int hi) { return hi <= lo ? lo : lo + static_cast<int>(engine_() % (hi - lo + 1)); }
-  bool chance(double p) { return engine_() % 10'000 < p * 10'000; }
-  std::uint32_t next() { return static_cast<std::uint32_t>(engine_()); }
-  template <class T>
-  void shuffle(std::vector<T>& v) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[engine_() % i]);
-  }
-  // A version-4 UUID, lowercase, from this generator.
-  std::string uuid() {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::uint32_t words[4] = {next(), next(), next(), next()};
-    words[1] = (words[1] & 0xFFFF0FFFu) | 0x00004000u;  // version 4
-    words[2] = (words[2] & 0x3FFFFFFFu) | 0x80000000u;  // RFC 4122 variant
-    std::string out(36, '-');
-    for (std::size_t i = 0, at = 0; i < 32; ++i, ++at) {
-      if (at == 8 || at == 13 || at == 18 || at == 23) ++at;
-      out[at] = kHex[(words[i / 8] >> (28 - 4 * (i % 8))) & 0xF];
-    }
-    return out;
-  }
-
- private:
-  std::mt19937 engine_;
-};
+using Rand = SeedRandom;  // sandbox/seed_random.hpp
 
 struct ProductSpec {
   const char* vendor;

@@ -1,5 +1,7 @@
 #include "sandbox/xero_seed.hpp"
 
+#include "sandbox/seed_random.hpp"
+
 #include "core/util/strings.hpp"
 #include "sandbox/autotask_seed.hpp"
 
@@ -19,30 +21,7 @@ using std::chrono::sys_days;
 
 namespace {
 
-// std::mt19937 is specified bit for bit; the distributions of <random> are not, so the draws are
-// plain arithmetic on its output and a seed gives the same books everywhere.
-class Rand {
- public:
-  explicit Rand(std::uint32_t seed) : engine_(seed) {}
-  int between(int lo, int hi) { return hi <= lo ? lo : lo + static_cast<int>(engine_() % (hi - lo + 1)); }
-  bool chance(double p) { return engine_() % 10'000 < p * 10'000; }
-  double unit() { return engine_() / 4294967296.0; }
-  std::string uuid() {  // version 4 in form
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 32; ++i) {
-      int v = static_cast<int>(engine_() % 16);
-      if (i == 12) v = 4;
-      if (i == 16) v = 8 + (v & 3);
-      if (i == 8 || i == 12 || i == 16 || i == 20) out += '-';
-      out += kHex[v];
-    }
-    return out;
-  }
-
- private:
-  std::mt19937 engine_;
-};
+using Rand = SeedRandom;  // sandbox/seed_random.hpp
 
 // How many customers the PSA sandbox names before it numbers them ("Alder & Finch Law 2").
 int psa_names() {

@@ -118,10 +118,6 @@ awaitable<std::string> Pax8Client::call_raw(std::string path_and_query, bool fre
   co_return std::move(res.body);
 }
 
-awaitable<json> Pax8Client::get(std::string path_and_query) {
-  co_return co_await call(std::move(path_and_query), false);
-}
-
 // Page N+1 is fetched while `page` handles page N (stores it), so a sync takes about the longer
 // of the two rather than their sum. each_raw_page: the same, the bodies unparsed.
 awaitable<void> Pax8Client::each_page(std::string path, std::map<std::string, std::string> query, Page page) {

@@ -3,7 +3,7 @@
 //
 //   Pax8Client pax8(executor, settings);
 //   co_await pax8.each_page("/v1/companies", {}, [&](json content) -> awaitable<void> { ... });
-//   const json items = co_await pax8.get("/v1/invoices/" + id + "/items?page=0&size=200");
+//   co_await pax8.each_raw_page("/v1/companies", {}, [&](std::string body) -> awaitable<RawPageSeen> { ... });
 //
 // The access token comes from {base}/v1/token (client credentials) and is kept until a minute
 // before it expires; one caller at a time fetches it, the others wait for that one. A call that
@@ -69,8 +69,6 @@ class Pax8Client {
   };
   using RawPage = std::function<boost::asio::awaitable<RawPageSeen>(std::string body)>;
   boost::asio::awaitable<void> each_raw_page(std::string path, std::map<std::string, std::string> query, RawPage page);
-  // One GET of `path_and_query` (below the base URL).
-  boost::asio::awaitable<nlohmann::json> get(std::string path_and_query);
 
  private:
   boost::asio::awaitable<std::string> token();

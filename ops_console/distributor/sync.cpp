@@ -178,13 +178,6 @@ awaitable<bool> DistributorSync::start() {
   co_return true;
 }
 
-awaitable<bool> DistributorSync::run() {
-  auto lock = co_await core::db::try_advisory_lock(db_, std::string(kSyncLock));
-  if (!lock) co_return false;
-  co_await run_locked(std::move(*lock));
-  co_return true;
-}
-
 awaitable<void> DistributorSync::run_locked(core::db::AdvisoryLock lock) {
   const auto self = shared_from_this();  // alive while the run is in the background
   try {

@@ -37,8 +37,6 @@ class DistributorSync : public std::enable_shared_from_this<DistributorSync> {
 
   // Takes the lock and starts a run in the background; false while a run holds it.
   boost::asio::awaitable<bool> start();
-  // A run in the caller; false while another holds the lock.
-  boost::asio::awaitable<bool> run();
 
  private:
   boost::asio::awaitable<void> run_locked(core::db::AdvisoryLock lock);
