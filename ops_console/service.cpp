@@ -1,5 +1,6 @@
 #include "ops_console/service.hpp"
 
+#include "ops_console/api/accounting.hpp"
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/auth.hpp"
 #include "ops_console/api/data.hpp"
@@ -71,6 +72,21 @@ void install_distributor(core::app::Context& ctx, std::shared_ptr<identity::Iden
   install_distributor_routes(ctx, id, std::move(registry), std::move(sync));
 }
 
+// The accounting connection and sync when the app is configured; the routes always (status and
+// summary answer from the copy, the others say 503).
+void install_accounting(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                        std::shared_ptr<integrations::Registry> registry,
+                        const accounting::AccountingSettings& settings) {
+  std::shared_ptr<accounting::AccountingConnection> connection;
+  std::shared_ptr<accounting::AccountingSync> sync;
+  if (settings.configured()) {
+    connection = std::make_shared<accounting::AccountingConnection>(
+        ctx.db, std::make_shared<accounting::XeroClient>(ctx.executor, settings));
+    sync = std::make_shared<accounting::AccountingSync>(ctx.db, ctx.executor, connection);
+  }
+  install_accounting_routes(ctx, id, std::move(registry), std::move(connection), std::move(sync));
+}
+
 }  // namespace
 
 const core::app::ServiceDefinition& definition() {
@@ -94,8 +110,9 @@ const core::app::ServiceDefinition& definition() {
         auto psa_settings = psa::read_psa_settings(env);
         auto gitforge_settings = read_gitforge_settings(env);
         auto distributor_settings = distributor::read_distributor_settings(env);
+        auto accounting_settings = accounting::read_accounting_settings(env);
         return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
-                distributor_settings](core::app::Context& ctx) {
+                distributor_settings, accounting_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -114,6 +131,7 @@ const core::app::ServiceDefinition& definition() {
           install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
           install_agent_instance_routes(ctx, id, notify_settings);
           install_distributor(ctx, id, registry, distributor_settings);
+          install_accounting(ctx, id, registry, accounting_settings);
           // Dashboards and the rest arrive with their issues.
         };
       },

@@ -13,7 +13,28 @@ constexpr std::string_view kFinish = R"sql(
   UPDATE sync_history SET finished_at = now(), status = $2, counts = $3::jsonb, error = $4 WHERE id = $1
 )sql";
 
+// Five minutes of overlap: clocks, and transactions that commit late.
+constexpr std::string_view kWatermark = R"sql(
+  SELECT to_char((modified_upto - interval '5 minutes') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  FROM sync_watermarks WHERE entity_type = $1
+)sql";
+constexpr std::string_view kAdvanceWatermark = R"sql(
+  INSERT INTO sync_watermarks (entity_type, modified_upto) VALUES ($1, $2::timestamptz)
+  ON CONFLICT (entity_type) DO UPDATE
+    SET modified_upto = greatest(sync_watermarks.modified_upto, EXCLUDED.modified_upto), updated_at = now()
+)sql";
+
 }  // namespace
+
+boost::asio::awaitable<std::optional<std::string>> read_watermark(core::db::Pool& db, std::string entity_type) {
+  const auto rows = co_await db.query(kWatermark, std::move(entity_type));
+  if (rows.empty()) co_return std::nullopt;
+  co_return std::string(rows.front().text(0));
+}
+
+boost::asio::awaitable<void> advance_watermark(core::db::Pool& db, std::string entity_type, std::string upto) {
+  co_await db.query(kAdvanceWatermark, std::move(entity_type), std::move(upto));
+}
 
 boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job) {
   const auto started = co_await db.query(kStart, entity_type, kind);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace ops_console {
@@ -21,6 +22,13 @@ namespace ops_console {
 using SyncJob = std::function<boost::asio::awaitable<void>(nlohmann::json& counts)>;
 
 boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job);
+
+// Where an incremental sync of `entity_type` resumes (sync_watermarks, migration 0009): the mark
+// less five minutes of overlap (clocks, transactions that commit late), UTC,
+// "2026-11-01T09:30:00.000Z"; nullopt when it has never completed.
+boost::asio::awaitable<std::optional<std::string>> read_watermark(core::db::Pool& db, std::string entity_type);
+// Moves the mark to `upto` (timestamptz text), never back.
+boost::asio::awaitable<void> advance_watermark(core::db::Pool& db, std::string entity_type, std::string upto);
 
 // After a run wrote `rows` rows of `table`: from 1,000 rows on, ANALYZE it, so the planner's
 // statistics match the copy at once rather than when autovacuum next passes. With none (a first

@@ -95,12 +95,6 @@ constexpr std::string_view kMatch = R"sql(
   WHERE id = $1::uuid
 )sql";
 
-// 403 while the distributor integration is switched off: checked before anything else.
-awaitable<void> require_enabled(integrations::Registry& registry) {
-  const auto disabled = co_await registry.disabled();
-  if (disabled.contains("distributor")) throw Problem::forbidden("the distributor integration is switched off");
-}
-
 }  // namespace
 
 void install_distributor_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -110,7 +104,7 @@ void install_distributor_routes(core::app::Context& ctx, std::shared_ptr<identit
   auto& db = ctx.db;
 
   routes.post("/api/distributor/sync", [registry, sync](Request&) -> awaitable<Response> {
-    co_await require_enabled(*registry);
+    co_await registry->require_enabled("distributor", "distributor");
     if (!sync)
       throw Problem::unavailable(
           "the distributor is not configured (DISTRIBUTOR_CLIENT_ID and DISTRIBUTOR_CLIENT_SECRET are unset)");

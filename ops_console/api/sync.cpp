@@ -16,8 +16,7 @@ namespace {
 // 403 while the PSA integration is switched off, 503 while the PSA is not configured: the
 // checks every PSA route makes first.
 awaitable<void> require_psa(integrations::Registry& registry, const psa::PsaSync* sync) {
-  const auto disabled = co_await registry.disabled();
-  if (disabled.contains("psa")) throw Problem::forbidden("the PSA integration is switched off");
+  co_await registry.require_enabled("psa", "PSA");
   if (!sync) throw Problem::unavailable("the PSA is not configured (PSA_BASE_URL and its credentials are unset)");
 }
 

@@ -151,16 +151,14 @@ constexpr std::string_view kMatch = R"sql(
          (SELECT count(*) FROM settled)
 )sql";
 
+// Runs render as sync_history_json() (migration 0013).
 constexpr std::string_view kStatus = R"sql(
   SELECT json_build_object(
     'counts', json_build_object(
       'companies', (SELECT count(*) FROM distributor_companies WHERE deleted_at IS NULL),
       'subscriptions', (SELECT count(*) FROM distributor_subscriptions WHERE deleted_at IS NULL),
       'items', (SELECT count(*) FROM distributor_items WHERE deleted_at IS NULL)),
-    'history', (SELECT coalesce(json_agg(json_build_object(
-                   'id', h.id, 'entityType', h.entity_type, 'kind', h.kind, 'startedAt', h.started_at,
-                   'finishedAt', h.finished_at, 'status', h.status, 'counts', h.counts, 'error', h.error)
-                   ORDER BY h.started_at DESC, h.id DESC), '[]'::json)
+    'history', (SELECT coalesce(json_agg(sync_history_json(h) ORDER BY h.started_at DESC, h.id DESC), '[]'::json)
                 FROM (SELECT * FROM sync_history WHERE entity_type = 'distributor'
                       ORDER BY started_at DESC, id DESC LIMIT 10) h))
 )sql";

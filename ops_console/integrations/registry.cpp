@@ -1,6 +1,7 @@
 #include "ops_console/integrations/registry.hpp"
 
 #include "core/db/errors.hpp"
+#include "core/http/problem.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
 
@@ -72,6 +73,11 @@ void Registry::clear_cache() {
   std::lock_guard lock(mutex_);
   cached_.reset();
   ++generation_;
+}
+
+awaitable<void> Registry::require_enabled(std::string key, std::string name) {
+  const auto off = co_await disabled();
+  if (off.contains(key)) throw core::http::Problem::forbidden("the " + name + " integration is switched off");
 }
 
 awaitable<std::set<std::string>> Registry::disabled() {

@@ -63,6 +63,10 @@ class Registry {
 
   const std::set<std::string>& env_disabled() const { return options_.env_disabled; }
 
+  // Problem 403 "the <name> integration is switched off" while `key` is disabled: what an
+  // integration's routes check first, before anything else.
+  boost::asio::awaitable<void> require_enabled(std::string key, std::string name);
+
   // Drops the cached rows (and, later, cached health), so the next question reads the database.
   void clear_cache();
 

@@ -19,18 +19,6 @@ namespace {
 constexpr std::string_view kSyncLock = "ops-console: psa sync";
 constexpr std::string_view kReconcileLock = "ops-console: psa reconcile";
 
-// Where an entity's incremental sync resumes, less five minutes of overlap (clocks and
-// transactions that commit late), in the form Autotask's filters take; no row: never synced.
-constexpr std::string_view kWatermark = R"sql(
-  SELECT to_char((modified_upto - interval '5 minutes') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-  FROM sync_watermarks WHERE entity_type = $1
-)sql";
-constexpr std::string_view kSetWatermark = R"sql(
-  INSERT INTO sync_watermarks (entity_type, modified_upto) VALUES ($1, $2::timestamptz)
-  ON CONFLICT (entity_type) DO UPDATE
-    SET modified_upto = greatest(sync_watermarks.modified_upto, EXCLUDED.modified_upto), updated_at = now()
-)sql";
-
 // The ticket picklists the views label with, and the company classifications.
 constexpr std::string_view kUpsertPicklist = R"sql(
   INSERT INTO psa_picklists (entity, field, value, label, is_active, sort_order, parent_value)
@@ -170,8 +158,7 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
   const std::string name(e.name);
   std::optional<std::string> since;
   if (!e.modified.empty()) {
-    const auto mark = co_await db_.query(kWatermark, name);
-    if (!mark.empty()) since = std::string(mark.front().text(0));
+    if (auto mark = co_await read_watermark(db_, name)) since = std::move(*mark);
   }
   json filter = json::array();
   if (since)
@@ -200,7 +187,7 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
     co_await analyze_after_bulk_write(db_, e.table, upserted);
     if (const auto newest_query = newest_sql(e); !newest_query.empty()) {
       const auto newest = co_await db_.query(newest_query);
-      if (!newest.front().is_null(0)) co_await db_.query(kSetWatermark, name, std::string(newest.front().text(0)));
+      if (!newest.front().is_null(0)) co_await advance_watermark(db_, name, std::string(newest.front().text(0)));
     }
   });
 }
@@ -209,12 +196,12 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
 // only sets the watermark: a copy made now holds no deleted ticket.
 awaitable<void> PsaSync::sync_deleted_tickets() {
   const std::string name = "DeletedTicketLogs";
-  const auto mark = co_await db_.query(kWatermark, name);
-  if (mark.empty()) {
-    co_await db_.query(kSetWatermark, name, core::format_rfc3339(core::now()));
+  const auto mark = co_await read_watermark(db_, name);
+  if (!mark) {
+    co_await advance_watermark(db_, name, core::format_rfc3339(core::now()));
     co_return;
   }
-  json filter = json::array({condition("gte", "deletedDateTime", std::string(mark.front().text(0)))});
+  json filter = json::array({condition("gte", "deletedDateTime", *mark)});
   json query{{"Filter", std::move(filter)}, {"IncludeFields", {"id", "ticketID", "deletedDateTime"}}};
   co_await recorded(name, "incremental", [&](json& counts) -> awaitable<void> {
     std::vector<std::string> ids;
@@ -230,7 +217,7 @@ awaitable<void> PsaSync::sync_deleted_tickets() {
     };
     co_await psa_->query_all(name, std::move(query), collect);
     const auto deleted = co_await db_.query(kSoftDeleteTickets, ids);
-    if (newest) co_await db_.query(kSetWatermark, name, core::format_rfc3339(*newest));
+    if (newest) co_await advance_watermark(db_, name, core::format_rfc3339(*newest));
     counts = {{"fetched", ids.size()}, {"deleted", deleted.affected()}};
   });
 }
