@@ -8,8 +8,9 @@
 //
 // One sync at a time across every instance on the database (a PostgreSQL advisory lock), each
 // run a sync_history row (entity type and kind "distributor"). A run upserts everything it reads
-// and, once it has read everything, soft-deletes the rows the distributor no longer returned; a
-// run that fails part-way deletes nothing. Matching (ops_console/README.md, "Distributor"): an
+// (each list in one transaction) and, once it has read everything, soft-deletes the rows the
+// distributor no longer returned; a run that fails part-way deletes nothing. A table written
+// in bulk is analyzed while the next step runs. Matching (ops_console/README.md, "Distributor"): an
 // exact match of the normalised name (distributor_normalised_name(), migration 0012) is recorded
 // at once; any other company gets a review with up to five candidates by trigram similarity; a
 // resolved review is never reopened.
@@ -41,7 +42,8 @@ class DistributorSync : public std::enable_shared_from_this<DistributorSync> {
  private:
   boost::asio::awaitable<void> run_locked(core::db::AdvisoryLock lock);
   boost::asio::awaitable<void> full_sync(nlohmann::json& counts);
-  boost::asio::awaitable<void> sync_invoice_items(nlohmann::json invoices, std::int64_t& stored);
+  boost::asio::awaitable<void> sync_invoice_items(core::db::Transaction& tx, const nlohmann::json& invoices,
+                                                  std::int64_t& stored);
 
   core::db::Pool& db_;
   boost::asio::any_io_executor executor_;
