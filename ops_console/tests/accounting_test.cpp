@@ -4,6 +4,7 @@
 // figures with the spec's day-boundary rules, and the routes' state table.
 #include "core/db/pool.hpp"
 #include "core/http/query.hpp"
+#include "core/util/secret_box.hpp"
 #include "ops_console/accounting/connection.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
@@ -218,11 +219,15 @@ TEST_F(AccountingTest, ARefusedRefreshTokenAsksForANewConnection) {
   EXPECT_EQ(sql("SELECT count(*) FROM accounting_connection"), "0");
 }
 
+// Also: no token, client secret or key reaches a log line (at debug) or an answer.
 TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChanged) {
   fakes.xero().seed({.seed = 7, .contacts = 12, .months = 14});
   const std::size_t receivables = fake_rows("Invoices", "Type", "ACCREC");
   ASSERT_GT(receivables, 100u);  // more than one page
-  start_accounting();
+  ::testing::internal::CaptureStderr();
+  auto logged_env = accounting_env();
+  logged_env["LOG_LEVEL"] = "debug";
+  start_accounting(logged_env);
   connect();
 
   auto env = accounting_env();
@@ -261,11 +266,14 @@ TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChan
                 sql("SELECT " + invoice["AmountDue"].dump() + "::numeric") + " " +
                 invoice["Contact"]["Name"].get<std::string>());
 
-  // Then only what changed since, asked with If-Modified-Since; a 429 on the way is waited out.
+  // Then only what changed since, asked with If-Modified-Since; a 429 on the way is waited out,
+  // and the access token, expired meanwhile, is refreshed.
   fakes.xero().touch_invoice(id, {.pay = invoice["AmountDue"].get<double>()});
   fakes.xero().set_faults({.throttle = 1, .retry_after = 1});
+  sql("UPDATE accounting_connection SET access_expires_at = now() - interval '1 minute'");
   sync();
   status = get("/api/accounting/status");
+  EXPECT_EQ(sql("SELECT refreshes FROM accounting_connection"), "1");
   EXPECT_EQ(status["lastSync"]["kind"], "incremental");
   EXPECT_EQ(status["lastSync"]["status"], "succeeded") << status["lastSync"];
   EXPECT_TRUE(status["lastSync"]["counts"]["modifiedSince"].contains("Invoices"));
@@ -275,6 +283,21 @@ TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChan
             "PAID true");
   EXPECT_EQ(status["counts"]["payments"], fake_rows("Payments", "PaymentType", "ACCRECPAYMENT"));
   EXPECT_EQ(stat("throttled"), 1);
+
+  const auto box = core::SecretBox::from_base64(kKey);
+  ASSERT_TRUE(box);
+  const auto access = box->unseal(sql("SELECT access_token FROM accounting_connection"));
+  const auto refresh = box->unseal(sql("SELECT refresh_token FROM accounting_connection"));
+  ASSERT_TRUE(access && refresh);
+  const std::string answers = status.dump() + get("/api/accounting/summary").dump();
+  svc.reset();  // its last lines written
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("accounting organisation connected"), std::string::npos);
+  for (const std::string& secret :
+       {*access, *refresh, std::string("sandbox-accounting-secret"), std::string(kKey), std::string("eyJ")}) {
+    EXPECT_EQ(log.find(secret), std::string::npos) << secret;
+    EXPECT_EQ(answers.find(secret), std::string::npos) << secret;
+  }
 }
 
 TEST_F(AccountingTest, DisconnectRemovesTheConnectionAtXeroAndKeepsTheCopy) {
