@@ -103,11 +103,17 @@ TestDatabase::TestDatabase(std::span<const db::Migration> migrations) {
   url_ = with_database(admin_url(), name_);
 }
 
+// The drop is sent and not waited for: the server carries it out while this test process ends
+// (a backend finishes the statement it has read before it notices its client has gone), which
+// takes about 0.2 s off every test. The cluster is a throwaway one either way.
 TestDatabase::~TestDatabase() {
-  try {
-    sql(admin_url(), "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "dropping " << name_ << ": " << e.what();
+  std::unique_ptr<PGconn, decltype(&PQfinish)> c(PQconnectdb(admin_url().c_str()), PQfinish);
+  const std::string drop = "DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)";
+  if (PQstatus(c.get()) != CONNECTION_OK || PQsendQuery(c.get(), drop.c_str()) != 1) {
+    ADD_FAILURE() << "dropping " << name_ << ": " << PQerrorMessage(c.get());
+    return;
+  }
+  while (PQflush(c.get()) == 1) {
   }
 }
 

@@ -23,6 +23,7 @@ std::string to_base64(const unsigned char* data, std::size_t size) {
 }
 
 std::optional<std::vector<unsigned char>> from_base64(std::string_view text, int variant) {
+  if (text.empty()) return std::nullopt;  // nothing to decode (and no buffer to decode into)
   std::vector<unsigned char> out(text.size());
   std::size_t size = 0;
   const char* end = nullptr;
