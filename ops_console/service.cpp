@@ -5,9 +5,11 @@
 #include "ops_console/api/auth.hpp"
 #include "ops_console/api/data.hpp"
 #include "ops_console/api/distributor.hpp"
+#include "ops_console/api/endpointsec.hpp"
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/gitforge.hpp"
 #include "ops_console/api/integrations.hpp"
+#include "ops_console/api/mfa.hpp"
 #include "ops_console/api/notifications.hpp"
 #include "ops_console/api/preferences.hpp"
 #include "ops_console/api/sync.hpp"
@@ -87,6 +89,29 @@ void install_accounting(core::app::Context& ctx, std::shared_ptr<identity::Ident
   install_accounting_routes(ctx, id, std::move(registry), std::move(connection), std::move(sync));
 }
 
+// The MFA client whenever its settings are complete; the routes always (503 naming what is
+// missing otherwise).
+void install_mfa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                 std::shared_ptr<integrations::Registry> registry, const mfa::MfaSettings& settings) {
+  std::shared_ptr<mfa::FlaggedUsers> flagged;
+  if (settings.missing().empty())
+    flagged = std::make_shared<mfa::FlaggedUsers>(
+        ctx.executor, std::make_shared<mfa::DuoClient>(ctx.executor, settings, integrations::Health(ctx.db)));
+  install_mfa_routes(ctx, id, std::move(registry), std::move(flagged), settings);
+}
+
+// The endpoint-security client and sync whenever its settings are complete; the routes always.
+void install_endpointsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                         std::shared_ptr<integrations::Registry> registry,
+                         const endpointsec::EndpointSecSettings& settings) {
+  std::shared_ptr<endpointsec::EndpointSecSync> sync;
+  if (settings.missing().empty())
+    sync = std::make_shared<endpointsec::EndpointSecSync>(
+        ctx.db, ctx.executor,
+        std::make_shared<endpointsec::SentinelOneClient>(ctx.executor, settings, integrations::Health(ctx.db)));
+  install_endpointsec_routes(ctx, id, std::move(registry), std::move(sync), settings);
+}
+
 }  // namespace
 
 const core::app::ServiceDefinition& definition() {
@@ -111,29 +136,34 @@ const core::app::ServiceDefinition& definition() {
         auto gitforge_settings = read_gitforge_settings(env);
         auto distributor_settings = distributor::read_distributor_settings(env);
         auto accounting_settings = accounting::read_accounting_settings(env);
-        return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
-                distributor_settings, accounting_settings](core::app::Context& ctx) {
-          auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
-          auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
-          install_auth_routes(ctx, id);
-          install_preference_routes(ctx, id);
-          install_admin_routes(ctx, id);
-          install_data_routes(ctx, id);
-          install_integration_routes(ctx, id, registry);
-          follow_integration_changes(ctx, registry);
-          install_event_key_routes(ctx, id);
-          auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
-          install_notification_routes(ctx, id, notifier);
-          install_psa(ctx, id, registry, psa_settings);
-          install_tag_routes(ctx, id);
-          auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
-          ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
-          install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
-          install_agent_instance_routes(ctx, id, notify_settings);
-          install_distributor(ctx, id, registry, distributor_settings);
-          install_accounting(ctx, id, registry, accounting_settings);
-          // Dashboards and the rest arrive with their issues.
-        };
+        auto mfa_settings = mfa::read_mfa_settings(env);
+        auto endpointsec_settings = endpointsec::read_endpointsec_settings(env);
+        return
+            [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
+             distributor_settings, accounting_settings, mfa_settings, endpointsec_settings](core::app::Context& ctx) {
+              auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
+              auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
+              install_auth_routes(ctx, id);
+              install_preference_routes(ctx, id);
+              install_admin_routes(ctx, id);
+              install_data_routes(ctx, id);
+              install_integration_routes(ctx, id, registry);
+              follow_integration_changes(ctx, registry);
+              install_event_key_routes(ctx, id);
+              auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
+              install_notification_routes(ctx, id, notifier);
+              install_psa(ctx, id, registry, psa_settings);
+              install_tag_routes(ctx, id);
+              auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
+              ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
+              install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
+              install_agent_instance_routes(ctx, id, notify_settings);
+              install_distributor(ctx, id, registry, distributor_settings);
+              install_accounting(ctx, id, registry, accounting_settings);
+              install_mfa(ctx, id, registry, mfa_settings);
+              install_endpointsec(ctx, id, registry, endpointsec_settings);
+              // Dashboards and the rest arrive with their issues.
+            };
       },
       .commands = {{.name = "create-user",
                     .usage = "--email E --name N [--admin] [--permission resource:action]... --password-stdin",

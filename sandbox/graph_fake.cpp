@@ -39,6 +39,7 @@ GraphFake::GraphFake(GraphFakeOptions options) : options_(std::move(options)) {}
 void GraphFake::reset() {
   std::lock_guard lock(mutex_);
   mailboxes_.clear();
+  denied_.clear();
   tokens_.clear();
   faults_ = {};
   requests_ = tokens_issued_ = 0;
@@ -94,6 +95,14 @@ void GraphFake::revoke_tokens() {
   tokens_.clear();
 }
 
+void GraphFake::deny_access(const std::string& mailbox, bool denied) {
+  std::lock_guard lock(mutex_);
+  if (denied)
+    denied_.insert(core::to_lower(mailbox));
+  else
+    denied_.erase(core::to_lower(mailbox));
+}
+
 void GraphFake::set_faults(GraphFaults faults) {
   std::lock_guard lock(mutex_);
   faults_ = faults;
@@ -103,8 +112,10 @@ json GraphFake::stats() const {
   std::lock_guard lock(mutex_);
   json boxes = json::object();
   for (const auto& [name, box] : mailboxes_)
-    boxes[name] = {
-        {"messages", box.messages.size()}, {"deleted", box.deleted.size()}, {"most_in_flight", box.most_in_flight}};
+    boxes[name] = {{"messages", box.messages.size()},
+                   {"deleted", box.deleted.size()},
+                   {"most_in_flight", box.most_in_flight},
+                   {"access_denied", denied_.contains(name)}};
   return {{"requests", requests_}, {"tokens_issued", tokens_issued_}, {"mailboxes", boxes}};
 }
 

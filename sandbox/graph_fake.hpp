@@ -5,6 +5,30 @@
 // body, and switches for 429 with Retry-After, 5xx and latency. Ids change on move unless the
 // caller sends `Prefer: IdType="ImmutableId"`, as on the real service.
 //
+// Mailbox remediation (issue 20), as Graph behaves:
+//   - $search on a mailbox's messages (GET /v1.0/users/{mb}/messages, all folders, or one folder's)
+//     (learn.microsoft.com/graph/search-query-parameter, "Using $search on message collections"): the
+//     value is in double quotes (`$search="from:a@b.example"`); without a property it searches from,
+//     subject and body; with one: from:, subject:, body:, and to:/cc:/recipients:/participants: (this
+//     fake keeps no recipients, so these match when the value is in the mailbox's own address, which
+//     every message in it was delivered to; participants: also the sender); terms are ANDed (KQL's
+//     default, AND is accepted) and OR joins alternatives; matching is case-insensitive by substring.
+//     Results are sorted by the date sent, newest first, at most 1,000 ("A $search request returns up
+//     to 1,000 results"), paged with $top and a nextLink. $search cannot be combined with $filter or
+//     $orderby (the same page; the message "The query parameter '$orderBy' is not supported with
+//     '$search'." as PipedreamHQ/pipedream issue 19132 reports it; the error code ErrorInvalidUrlQuery,
+//     Exchange's code for an unsupported query parameter, is unverified here). A $search value not in
+//     double quotes is 400 BadRequest (unverified wording).
+//   - $filter also takes `internetMessageId eq '<...>'` and `subject eq '...'` (odata_filter.hpp).
+//   - A mailbox the app may not open (an Exchange application access policy that leaves it out, or no
+//     Mail.ReadWrite consent): after deny_access(mb), every call on it answers 403
+//     {"error": {"code": "ErrorAccessDenied", "message": "Access is denied. Check credentials and try
+//     again."}} (Graph's answer as clients record it; the usual cause: "Application Access Policy
+//     denied"). The token and fault switches are checked first, as the service checks them first.
+//   - Remediation's move: POST .../messages/{id}/move {"destinationId": "deleteditems"} → 201 with the
+//     message, now in Deleted Items (recoverable; listed by mailFolders/deleteditems/messages); DELETE
+//     → 204, the message leaves the folders (kept in deleted(mb), like Recoverable Items).
+//
 // Control routes (for tests in other processes and the demo), under /_sandbox/graph:
 //   POST   /_sandbox/graph/reset                              forget every mailbox and switch
 //   POST   /_sandbox/graph/mailboxes/{mailbox}                create an empty mailbox
@@ -13,6 +37,8 @@
 //                                                              and from the last 7 days)
 //   POST   /_sandbox/graph/mailboxes/{mailbox}/messages       one message (see MessageSpec) → {id}
 //   GET    /_sandbox/graph/mailboxes/{mailbox}/messages       every message with folder, isRead, flag
+//   PUT    /_sandbox/graph/mailboxes/{mailbox}/access         {denied: true|false}: every call on the
+//                                                              mailbox answers 403 ErrorAccessDenied
 //   PUT    /_sandbox/graph/faults                             {throttle, retry_after, server_errors,
 //                                                              status, latency_ms, method}
 //   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
@@ -25,6 +51,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +87,8 @@ class GraphFake {
   std::vector<FakeMessage> deleted(const std::string& mailbox) const;
   void set_faults(GraphFaults faults);
   void revoke_tokens();  // every issued token stops working, as after a secret rotation
+  // true: every call on the mailbox answers 403 ErrorAccessDenied (the app may not open it); false: it may again.
+  void deny_access(const std::string& mailbox, bool denied = true);
   nlohmann::json stats() const;
 
  private:
@@ -83,6 +112,7 @@ class GraphFake {
   GraphFakeOptions options_;
   mutable std::mutex mutex_;
   std::map<std::string, Mailbox> mailboxes_;
+  std::set<std::string> denied_;  // mailboxes the app may not open
   std::map<std::string, std::chrono::steady_clock::time_point> tokens_;
   GraphFaults faults_;
   std::int64_t requests_ = 0;

@@ -61,6 +61,14 @@ void GraphFake::install_control(core::http::Router& router) {
     for (const auto& m : deleted(mb)) gone.push_back(render(mb, m, true));
     co_return Response::json({{"messages", items}, {"deleted", gone}});
   });
+  router.put("/_sandbox/graph/mailboxes/{mailbox}/access", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body, nullptr, false);
+    if (!body.is_object() || !body.contains("denied") || !body["denied"].is_boolean())
+      co_return graph_error(400, "BadRequest", "body must be {\"denied\": true|false}");
+    const std::string mb = core::to_lower(std::string(req.param("mailbox")));
+    deny_access(mb, body["denied"].get<bool>());
+    co_return Response::json({{"mailbox", mb}, {"denied", body["denied"]}});
+  });
   router.put("/_sandbox/graph/faults", [this](Request& req) -> awaitable<Response> {
     const auto body = json::parse(req.body, nullptr, false);
     if (!body.is_object()) co_return graph_error(400, "BadRequest", "body must be a JSON object");

@@ -45,6 +45,61 @@ bool prefers(const Request& req, std::string_view what) {
   return false;
 }
 
+// A $search value: `"term term OR prop:value"` (KQL as Graph takes it on messages). Groups joined by OR,
+// each a list of terms that must all match; nullopt when the value is not in double quotes.
+struct SearchTerm {
+  std::string property;  // empty: free text (from, subject, body)
+  std::string value;     // lower case
+};
+using Search = std::vector<std::vector<SearchTerm>>;
+
+std::optional<Search> parse_search(std::string_view raw) {
+  const auto value = core::trim(raw);
+  if (value.size() < 2 || value.front() != '"' || value.back() != '"') return std::nullopt;
+  static const std::vector<std::string> kProperties{"from", "subject", "body",       "to",
+                                                    "cc",   "bcc",     "recipients", "participants"};
+  Search groups(1);
+  for (const auto word : core::split(value.substr(1, value.size() - 2), ' ')) {
+    if (word.empty() || word == "AND") continue;
+    if (word == "OR") {
+      if (!groups.back().empty()) groups.emplace_back();
+      continue;
+    }
+    SearchTerm term{"", core::to_lower(word)};
+    if (const auto colon = word.find(':'); colon != std::string_view::npos) {
+      const auto property = core::to_lower(word.substr(0, colon));
+      if (std::find(kProperties.begin(), kProperties.end(), property) != kProperties.end()) {
+        term.property = property;
+        term.value = core::to_lower(word.substr(colon + 1));
+        if (term.value.size() >= 2 && (term.value.front() == '\'' || term.value.front() == '"'))
+          term.value = term.value.substr(1, term.value.size() - 2);
+      }
+    }
+    groups.back().push_back(std::move(term));
+  }
+  if (groups.back().empty() && groups.size() > 1) groups.pop_back();
+  return groups;
+}
+
+bool search_matches(const Search& search, const FakeMessage& m, const std::string& mailbox) {
+  const auto has = [](const std::string& text, const std::string& value) {
+    return core::to_lower(text).find(value) != std::string::npos;
+  };
+  const auto term_matches = [&](const SearchTerm& t) {
+    const bool from = has(m.from_address, t.value) || has(m.from_name, t.value);
+    const bool to_me = has(mailbox, t.value);  // every message here was delivered to the mailbox
+    if (t.property.empty()) return from || has(m.subject, t.value) || has(m.body, t.value);
+    if (t.property == "from") return from;
+    if (t.property == "subject") return has(m.subject, t.value);
+    if (t.property == "body") return has(m.body, t.value);
+    if (t.property == "participants") return from || to_me;
+    return to_me;  // to, cc, bcc, recipients
+  };
+  return std::any_of(search.begin(), search.end(), [&](const std::vector<SearchTerm>& group) {
+    return std::all_of(group.begin(), group.end(), term_matches);
+  });
+}
+
 std::string query_without(std::string_view target, std::string_view drop) {
   const auto q = target.find('?');
   if (q == std::string_view::npos) return {};
@@ -83,7 +138,7 @@ void GraphFake::install_messages(core::http::Router& router) {
       const std::string mailbox = core::to_lower(std::string(req.param("mailbox")));
       Call call(*this, mailbox);
       GraphFaults faults;
-      bool authorised = false, known = false;
+      bool authorised = false, known = false, denied = false;
       std::string token(req.header("authorization"));
       {
         std::lock_guard lock(mutex_);
@@ -93,6 +148,7 @@ void GraphFake::install_messages(core::http::Router& router) {
           authorised = it != tokens_.end() && it->second > std::chrono::steady_clock::now();
         }
         known = mailboxes_.contains(mailbox);
+        denied = denied_.contains(mailbox);
         faults = faults_;
         if (!faults_.method.empty() && faults_.method != req.method_name)
           faults.throttle = faults.server_errors = 0;
@@ -114,12 +170,28 @@ void GraphFake::install_messages(core::http::Router& router) {
       if (faults.server_errors > 0)
         co_return graph_error(faults.status, faults.status == 503 ? "ServiceUnavailable" : "UnknownError",
                               "The service is temporarily unavailable.");
+      if (denied) co_return graph_error(403, "ErrorAccessDenied", "Access is denied. Check credentials and try again.");
       if (!known) co_return graph_error(404, "ErrorInvalidUser", "The requested user '" + mailbox + "' is invalid.");
       co_return co_await handler(req, mailbox);
     };
   };
 
   auto list = [this](Request& req, const std::string& mailbox, std::optional<std::string> folder) -> Response {
+    // $search: KQL over from, subject and body; never with $filter or $orderby.
+    std::optional<Search> search;
+    if (const auto raw = req.query.get("$search")) {
+      if (req.query.has("$filter"))
+        return graph_error(400, "ErrorInvalidUrlQuery",
+                           "The query parameter '$filter' is not supported with '$search'.");
+      if (req.query.has("$orderby"))
+        return graph_error(400, "ErrorInvalidUrlQuery",
+                           "The query parameter '$orderBy' is not supported with '$search'.");
+      search = parse_search(*raw);
+      if (!search)
+        return graph_error(
+            400, "BadRequest",
+            "Syntax error: the $search value must be enclosed in double quotes, as in $search=\"term\".");
+    }
     std::vector<std::function<bool(const FakeMessage&)>> tests;
     std::vector<std::string> filter_properties;
     try {
@@ -160,12 +232,14 @@ void GraphFake::install_messages(core::http::Router& router) {
       std::lock_guard lock(mutex_);
       for (const auto& m : mailboxes_[mailbox].messages)
         if ((!folder || m.folder == *folder) &&
-            std::all_of(tests.begin(), tests.end(), [&](const auto& t) { return t(m); }))
+            std::all_of(tests.begin(), tests.end(), [&](const auto& t) { return t(m); }) &&
+            (!search || search_matches(*search, m, mailbox)))
           matching.push_back(m);
     }
     std::sort(matching.begin(), matching.end(), [](const FakeMessage& a, const FakeMessage& b) {
       return a.received_at != b.received_at ? a.received_at > b.received_at : a.id > b.id;
     });
+    if (search && matching.size() > 1000) matching.resize(1000);  // "A $search request returns up to 1,000 results"
     const bool text_body = prefers(req, "outlook.body-content-type=\"text\"");
     json value = json::array();
     for (auto i = static_cast<std::size_t>(*skip); i < matching.size() && i < static_cast<std::size_t>(*skip + *top);

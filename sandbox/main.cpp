@@ -33,6 +33,9 @@ struct Settings {
   bool seed_pax8 = false;
   sandbox::XeroFakeOptions xero;
   bool seed_xero = false;
+  bool seed_mimecast = false;
+  bool seed_duo = false;
+  bool seed_sentinelone = false;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -66,6 +69,11 @@ Settings read_settings(core::config::Reader& env) {
                                    "hosts a Xero redirect_uri may name, any port (comma-separated)");
   s.seed_xero = env.boolean("SANDBOX_XERO_SEED", false,
                             "seed the Xero fake at start with the MSP's books (60 contacts, 18 months of invoices)");
+  s.seed_mimecast = env.boolean("SANDBOX_MIMECAST_SEED", false,
+                                "seed the Mimecast fake at start (held messages, tracked mail, message counts)");
+  s.seed_duo = env.boolean("SANDBOX_DUO_SEED", false, "seed the Duo fake at start (a parent and two child accounts)");
+  s.seed_sentinelone =
+      env.boolean("SANDBOX_SENTINELONE_SEED", false, "seed the SentinelOne fake at start (sites and agents)");
   return s;
 }
 
@@ -87,7 +95,12 @@ void print_help() {
          "  Pax8: POST /pax8/v1/token, GET /pax8/v1/companies, /subscriptions, /orders, /invoices, /products;\n"
          "    control /_sandbox/pax8/... (client sandbox-distributor, secret sandbox-distributor-secret)\n"
          "  Xero: GET /xero/identity/connect/authorize, POST /xero/identity/connect/token, GET /xero/api/connections,\n"
-         "    /xero/api/api.xro/2.0/{Invoices,Payments,Contacts,Organisation}; control /_sandbox/xero/...\n\n"
+         "    /xero/api/api.xro/2.0/{Invoices,Payments,Contacts,Organisation}; control /_sandbox/xero/...\n"
+         "  Mimecast: POST /mimecast/oauth/token, /mimecast/api/gateway/..., /mimecast/api/message-finder/...,\n"
+         "    GET /mimecast/siem/v1/events/cg; control /_sandbox/mimecast/... (client sandbox-mailsec)\n"
+         "  Duo: POST /duo/accounts/v1/account/list, GET /duo/admin/v1/users (signed); control /_sandbox/duo/...\n"
+         "  SentinelOne: GET /sentinelone/web/api/v2.1/{sites,agents,agents/count}; control "
+         "/_sandbox/sentinelone/...\n\n"
          "Environment:\n"
       << core::config::format_help(reader.described());
 }
@@ -119,6 +132,9 @@ int main(int argc, char** argv) {
     if (settings.seed_pax8) fakes.pax8.seed({});
     fakes.xero.configure(settings.xero);
     if (settings.seed_xero) fakes.xero.seed({});
+    if (settings.seed_mimecast) fakes.mimecast.seed({});
+    if (settings.seed_duo) fakes.duo.seed({});
+    if (settings.seed_sentinelone) fakes.sentinelone.seed({});
     const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},

@@ -79,6 +79,17 @@ std::function<bool(const FakeMessage&)> compile(const FilterClause& c) {
       return compare(op, core::to_lower(m.from_address), value);
     };
   }
+  if (c.property == "internetMessageId") {
+    if (!c.quoted || (c.op != "eq" && c.op != "ne"))
+      throw FilterError{"internetMessageId compares with eq or ne to a string"};
+    return [op = c.op, value = c.literal](const FakeMessage& m) { return compare(op, m.internet_message_id, value); };
+  }
+  if (c.property == "subject") {
+    if (!c.quoted || (c.op != "eq" && c.op != "ne")) throw FilterError{"subject compares with eq or ne to a string"};
+    return [op = c.op, value = core::to_lower(c.literal)](const FakeMessage& m) {
+      return compare(op, core::to_lower(m.subject), value);
+    };
+  }
   throw FilterError{"Could not find a property named '" + c.property + "' on type 'microsoft.graph.message'."};
 }
 

@@ -7,8 +7,10 @@
 //     tests.push_back(compile(clause));
 //
 // Properties: isRead (eq, ne; true, false), receivedDateTime (eq ne lt le gt ge; a
-// DateTimeOffset), from/emailAddress/address (eq, ne; a quoted string, '' for a quote, compared
-// case-insensitively). Anything else throws FilterError with Graph's wording where it has one.
+// DateTimeOffset), from/emailAddress/address and subject (eq, ne; a quoted string, '' for a quote,
+// compared case-insensitively), internetMessageId (eq, ne; a quoted string, compared exactly: the
+// remediation search for one message, `internetMessageId eq '<id@host>'`). Anything else throws
+// FilterError with Graph's wording where it has one.
 #include "sandbox/fake_message.hpp"
 
 #include <functional>

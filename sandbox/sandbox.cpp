@@ -49,7 +49,21 @@ core::http::Router routes(Fakes& fakes) {
             {"serves",
              {"GET /xero/identity/connect/authorize", "POST /xero/identity/connect/token", "GET /xero/api/connections",
               "GET /xero/api/api.xro/2.0/{Invoices|Payments|Contacts|Organisation}"}},
-            {"control", "/_sandbox/xero"}}}}});
+            {"control", "/_sandbox/xero"}},
+           {{"name", "mimecast"},
+            {"serves",
+             {"POST /mimecast/oauth/token", "POST /mimecast/api/gateway/get-hold-message-list",
+              "POST /mimecast/api/gateway/hold-release", "POST /mimecast/api/message-finder/search",
+              "POST /mimecast/api/message-finder/get-message-info", "GET /mimecast/siem/v1/events/cg"}},
+            {"control", "/_sandbox/mimecast"}},
+           {{"name", "duo"},
+            {"serves", {"POST /duo/accounts/v1/account/list", "GET /duo/admin/v1/users"}},
+            {"control", "/_sandbox/duo"}},
+           {{"name", "sentinelone"},
+            {"serves",
+             {"GET /sentinelone/web/api/v2.1/sites", "GET /sentinelone/web/api/v2.1/agents",
+              "GET /sentinelone/web/api/v2.1/agents/count"}},
+            {"control", "/_sandbox/sentinelone"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
@@ -58,6 +72,9 @@ core::http::Router routes(Fakes& fakes) {
   fakes.gitforge.install(r);
   fakes.pax8.install(r);
   fakes.xero.install(r);
+  fakes.mimecast.install(r);
+  fakes.duo.install(r);
+  fakes.sentinelone.install(r);
   return r;
 }
 
@@ -96,5 +113,8 @@ AutotaskFake& InProcess::autotask() { return impl_->fakes.autotask; }
 GitforgeFake& InProcess::gitforge() { return impl_->fakes.gitforge; }
 Pax8Fake& InProcess::pax8() { return impl_->fakes.pax8; }
 XeroFake& InProcess::xero() { return impl_->fakes.xero; }
+MimecastFake& InProcess::mimecast() { return impl_->fakes.mimecast; }
+DuoFake& InProcess::duo() { return impl_->fakes.duo; }
+SentinelOneFake& InProcess::sentinelone() { return impl_->fakes.sentinelone; }
 
 }  // namespace sandbox

@@ -10,13 +10,17 @@
 //   fakes.pax8().seed({.companies = 100});
 //   env["DISTRIBUTOR_BASE_URL"] = fakes.url() + "/pax8";
 //   fakes.xero().seed({});                          // ACCOUNTING_*_URL: <url>/xero/... (xero_fake.hpp)
+//   fakes.mimecast(), fakes.duo(), fakes.sentinelone(): MAILSEC_, MFA_, ENDPOINTSEC_BASE_URL (their headers)
 #include "core/http/router.hpp"
 #include "sandbox/autotask_fake.hpp"
+#include "sandbox/duo_fake.hpp"
 #include "sandbox/gitforge_fake.hpp"
 #include "sandbox/graph_fake.hpp"
+#include "sandbox/mimecast_fake.hpp"
 #include "sandbox/model_fake.hpp"
 #include "sandbox/notify_fake.hpp"
 #include "sandbox/pax8_fake.hpp"
+#include "sandbox/sentinelone_fake.hpp"
 #include "sandbox/xero_fake.hpp"
 
 #include <memory>
@@ -35,6 +39,9 @@ struct Fakes {
   GitforgeFake gitforge;
   Pax8Fake pax8;
   XeroFake xero;
+  MimecastFake mimecast;
+  DuoFake duo;
+  SentinelOneFake sentinelone;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -54,6 +61,9 @@ class InProcess {
   GitforgeFake& gitforge();
   Pax8Fake& pax8();
   XeroFake& xero();
+  MimecastFake& mimecast();
+  DuoFake& duo();
+  SentinelOneFake& sentinelone();
 
  private:
   struct Impl;

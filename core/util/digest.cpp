@@ -27,6 +27,21 @@ std::string sha256_hex(std::string_view data) {
   return hex(digest, len);
 }
 
+std::string sha512_hex(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha512(), nullptr);
+  return hex(digest, len);
+}
+
+std::string hmac_sha512_hex(std::string_view key, std::string_view data) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha512(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+       data.size(), mac, &len);
+  return hex(mac, len);
+}
+
 std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int len = 0;

@@ -8,6 +8,12 @@ namespace core {
 // SHA-256 of `data`, lowercase hex (64 characters).
 std::string sha256_hex(std::string_view data);
 
+// SHA-512 of `data`, lowercase hex (128 characters).
+std::string sha512_hex(std::string_view data);
+
+// HMAC-SHA512 of `data` keyed by `key`, lowercase hex: what Duo's request signatures carry.
+std::string hmac_sha512_hex(std::string_view key, std::string_view data);
+
 // HMAC-SHA256 of `data` keyed by `key`, lowercase hex: what GitHub's X-Hub-Signature-256 carries
 // after "sha256=", and what our outbound webhooks sign with.
 std::string hmac_sha256_hex(std::string_view key, std::string_view data);

@@ -10,6 +10,16 @@ TEST(Digest, Sha256OfKnownInputs) {
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST(Digest, Sha512AndHmacSha512OfKnownInputs) {
+  // FIPS 180-2's "abc" and RFC 4231 test case 2.
+  EXPECT_EQ(sha512_hex("abc"),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423"
+            "643ce80e2a9ac94fa54ca49f");
+  EXPECT_EQ(hmac_sha512_hex("Jefe", "what do ya want for nothing?"),
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a3"
+            "4d4a6b4b636e070a38bce737");
+}
+
 TEST(Digest, HmacSha256MatchesGithubsTestVector) {
   // vendors.md, "Source control push": GitHub's published example.
   EXPECT_EQ(hmac_sha256_hex("It's a Secret to Everybody", "Hello, World!"),

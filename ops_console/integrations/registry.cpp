@@ -75,6 +75,14 @@ void Registry::clear_cache() {
   ++generation_;
 }
 
+core::http::Problem not_configured(std::string_view what, const std::vector<std::string>& missing) {
+  std::string names;
+  for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
+  return core::http::Problem(
+      core::http::Status::service_unavailable, "not-configured",
+      std::string(what) + " is not configured: " + names + (missing.size() == 1 ? " is unset" : " are unset"));
+}
+
 awaitable<void> Registry::require_enabled(std::string key, std::string name) {
   const auto off = co_await disabled();
   if (off.contains(key)) throw core::http::Problem::forbidden("the " + name + " integration is switched off");

@@ -16,6 +16,7 @@
 // This is the "health cache" of the spec: the integration-health dashboard keeps its results
 // here as well when it arrives, and they are dropped together.
 #include "core/db/pool.hpp"
+#include "core/http/problem.hpp"
 
 #include <boost/asio/awaitable.hpp>
 
@@ -42,6 +43,10 @@ const std::vector<Integration>& known_integrations();
 // ("Pax8" → "distributor", "autotask" → "psa"). Unknown names come back normalised but otherwise
 // unchanged, so an unknown name in the environment still disables a key of that name.
 std::string canonical_key(std::string_view name);
+
+// 503 "<what> is not configured: A, B are unset": what an integration's routes answer while
+// settings they need are missing (named, their values never).
+core::http::Problem not_configured(std::string_view what, const std::vector<std::string>& missing);
 
 // INTEGRATIONS_DISABLED's pieces, each made canonical.
 std::set<std::string> parse_disabled_list(const std::vector<std::string>& names);

@@ -173,3 +173,131 @@ TEST_F(GraphFakeTest, SeedsAnAllUnreadInboxOfTheLastWeekForALoad) {
     EXPECT_EQ(m.folder, "inbox");
   }
 }
+
+// --- mailbox remediation (issue 20): $search, the filters it uses, a mailbox that refuses access ---
+
+TEST_F(GraphFakeTest, SearchesAMailboxAcrossFoldersWithKql) {
+  auto put = [&](std::string subject, std::string from, std::string folder, std::string body, int hours_ago) {
+    auto m = message(std::move(subject), std::move(from), hours_ago);
+    m.folder = std::move(folder);
+    m.body = std::move(body);
+    return fakes.graph().add_message(mailbox, std::move(m));
+  };
+  const auto overdue = put("Invoice overdue", "bad@phish.example", "inbox", "pay now", 1);
+  put("Re: invoice", "bad@phish.example", "junkemail", "pay now please", 2);
+  put("Lunch", "friend@x.example", "inbox", "no invoice here", 3);
+  put("Team update", "boss@msp.example", "archive", "weekly notes", 4);
+  const std::string base = "/v1.0/users/" + mailbox + "/messages?$select=subject&$search=";
+  const auto subjects = [&](const std::string& search, const std::string& extra = "") {
+    std::vector<std::string> out;
+    const auto res = get(base + core::url_encode(search) + extra);
+    EXPECT_EQ(res.status, 200u) << search << ": " << res.body;
+    const auto body = res.json();
+    for (const auto& m : body["value"]) out.push_back(m["subject"]);
+    return out;
+  };
+  using Subjects = std::vector<std::string>;
+  EXPECT_EQ(subjects("\"from:bad@phish.example\""), (Subjects{"Invoice overdue", "Re: invoice"}));
+  EXPECT_EQ(subjects("\"subject:invoice\""), (Subjects{"Invoice overdue", "Re: invoice"}));
+  EXPECT_EQ(subjects("\"invoice\""), (Subjects{"Invoice overdue", "Re: invoice", "Lunch"}));  // from, subject, body
+  EXPECT_EQ(subjects("\"lunch OR update\""), (Subjects{"Lunch", "Team update"}));
+  EXPECT_EQ(subjects("\"from:bad@phish.example AND subject:overdue\""), (Subjects{"Invoice overdue"}));
+  EXPECT_EQ(subjects("\"to:" + mailbox + "\"").size(), 4u);
+  EXPECT_TRUE(subjects("\"from:nobody@else.example\"").empty());
+
+  // Paged like any list: $top and a nextLink that keeps the search.
+  const auto first = get(base + core::url_encode("\"invoice\"") + "&$top=2");
+  ASSERT_EQ(first.status, 200u);
+  ASSERT_TRUE(first.json().contains("@odata.nextLink"));
+  std::string next = first.json()["@odata.nextLink"];
+  const auto rest = get(next.substr(next.find("/v1.0/")));
+  EXPECT_EQ(rest.json()["value"].size(), 1u);
+  EXPECT_EQ(rest.json()["value"][0]["subject"], "Lunch");
+
+  // Graph's rules: not with $filter or $orderby; the value in double quotes.
+  const auto with_filter =
+      get(base + core::url_encode("\"invoice\"") + "&$filter=" + core::url_encode("isRead eq false"));
+  EXPECT_EQ(with_filter.status, 400u);
+  EXPECT_EQ(with_filter.json()["error"]["code"], "ErrorInvalidUrlQuery");
+  EXPECT_EQ(with_filter.json()["error"]["message"], "The query parameter '$filter' is not supported with '$search'.");
+  const auto with_order = get(base + core::url_encode("\"invoice\"") + "&$orderby=receivedDateTime%20desc");
+  EXPECT_EQ(with_order.status, 400u);
+  EXPECT_EQ(with_order.json()["error"]["message"], "The query parameter '$orderBy' is not supported with '$search'.");
+  EXPECT_EQ(get(base + "invoice").json()["error"]["code"], "BadRequest");
+
+  // One folder's messages take $search too.
+  const auto junk =
+      get("/v1.0/users/" + mailbox + "/mailFolders/junkemail/messages?$search=" + core::url_encode("\"invoice\""));
+  ASSERT_EQ(junk.json()["value"].size(), 1u);
+  EXPECT_EQ(junk.json()["value"][0]["subject"], "Re: invoice");
+
+  // $filter by internetMessageId and by subject (case-insensitively).
+  std::string internet_id;
+  for (const auto& m : fakes.graph().messages(mailbox))
+    if (m.id == overdue) internet_id = m.internet_message_id;
+  const auto by_id = get("/v1.0/users/" + mailbox +
+                         "/messages?$filter=" + core::url_encode("internetMessageId eq '" + internet_id + "'"));
+  ASSERT_EQ(by_id.status, 200u) << by_id.body;
+  ASSERT_EQ(by_id.json()["value"].size(), 1u);
+  EXPECT_EQ(by_id.json()["value"][0]["id"], overdue);
+  const auto by_subject =
+      get("/v1.0/users/" + mailbox + "/messages?$filter=" + core::url_encode("subject eq 'team UPDATE'"));
+  ASSERT_EQ(by_subject.json()["value"].size(), 1u);
+  EXPECT_EQ(by_subject.json()["value"][0]["subject"], "Team update");
+  EXPECT_EQ(get("/v1.0/users/" + mailbox + "/messages?$filter=" + core::url_encode("subject eq Lunch")).status, 400u);
+}
+
+TEST_F(GraphFakeTest, AMailboxThatRefusesAccessAnswers403) {
+  const auto id = fakes.graph().add_message(mailbox, message("phish", "bad@phish.example", 1));
+  const auto denied =
+      http(fakes.port(), "PUT", "/_sandbox/graph/mailboxes/" + mailbox + "/access", R"({"denied":true})");
+  ASSERT_EQ(denied.status, 200u) << denied.body;
+  EXPECT_EQ(denied.json()["denied"], true);
+  const auto expect_denied = [](const HttpResponse& res) {
+    EXPECT_EQ(res.status, 403u) << res.body;
+    EXPECT_EQ(res.json()["error"]["code"], "ErrorAccessDenied");
+    EXPECT_EQ(res.json()["error"]["message"], "Access is denied. Check credentials and try again.");
+    EXPECT_TRUE(res.json()["error"]["innerError"].contains("request-id"));
+  };
+  const std::string base = "/v1.0/users/" + mailbox + "/messages";
+  expect_denied(get(base + "?$search=" + core::url_encode("\"phish\"")));
+  expect_denied(get(base + "/" + id));
+  expect_denied(http(fakes.port(), "POST", base + "/" + id + "/move", R"({"destinationId":"deleteditems"})", auth()));
+  expect_denied(http(fakes.port(), "DELETE", base + "/" + id, {}, auth()));
+  // The token is checked first.
+  EXPECT_EQ(http(fakes.port(), "GET", base).status, 401u);
+  EXPECT_EQ(fakes.graph().stats()["mailboxes"][mailbox]["access_denied"], true);
+  EXPECT_EQ(fakes.graph().messages(mailbox).size(), 1u);  // nothing moved or deleted
+
+  fakes.graph().deny_access(mailbox, false);
+  EXPECT_EQ(get(base).status, 200u);
+  EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/graph/mailboxes/" + mailbox + "/access", R"({"denied":"yes"})").status,
+            400u);
+}
+
+TEST_F(GraphFakeTest, RemediationMovesToDeletedItemsAndDeletes) {
+  const auto moved_id = fakes.graph().add_message(mailbox, message("phish one", "bad@phish.example", 1));
+  const auto deleted_id = fakes.graph().add_message(mailbox, message("phish two", "bad@phish.example", 2));
+  auto headers = auth();
+  headers["Prefer"] = "IdType=\"ImmutableId\"";
+  const std::string base = "/v1.0/users/" + mailbox;
+  const auto moved = http(fakes.port(), "POST", base + "/messages/" + moved_id + "/move",
+                          R"({"destinationId":"deleteditems"})", headers);
+  ASSERT_EQ(moved.status, 201u) << moved.body;
+  EXPECT_EQ(moved.json()["id"], moved_id);
+  const auto folder = get(base + "/mailFolders/deleteditems");
+  EXPECT_EQ(moved.json()["parentFolderId"], folder.json()["id"]);
+  EXPECT_EQ(folder.json()["totalItemCount"], 1);
+  // Recoverable: it is listed in Deleted Items, no longer in the inbox.
+  const auto in_deleted = get(base + "/mailFolders/deleteditems/messages");
+  ASSERT_EQ(in_deleted.json()["value"].size(), 1u);
+  EXPECT_EQ(in_deleted.json()["value"][0]["id"], moved_id);
+  const auto inbox = get(base + "/mailFolders/inbox/messages").json();
+  for (const auto& m : inbox["value"]) EXPECT_NE(m["id"], moved_id);
+
+  EXPECT_EQ(http(fakes.port(), "DELETE", base + "/messages/" + deleted_id, {}, headers).status, 204u);
+  EXPECT_EQ(get(base + "/messages/" + deleted_id).json()["error"]["code"], "ErrorItemNotFound");
+  ASSERT_EQ(fakes.graph().deleted(mailbox).size(), 1u);
+  EXPECT_EQ(fakes.graph().deleted(mailbox)[0].id, deleted_id);
+  EXPECT_EQ(fakes.graph().messages(mailbox).size(), 1u);
+}

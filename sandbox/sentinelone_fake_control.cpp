@@ -1,0 +1,102 @@
+// The control routes under /_sandbox/sentinelone (sentinelone_fake.hpp lists them).
+#include "core/util/strings.hpp"
+#include "sandbox/sentinelone_fake.hpp"
+
+#include <optional>
+#include <tuple>
+
+namespace sandbox {
+
+namespace asio = boost::asio;
+using asio::awaitable;
+using core::http::Request;
+using core::http::Response;
+using core::http::Status;
+using nlohmann::json;
+
+namespace {
+
+json body_of(const Request& req) {
+  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
+                     false);
+}
+
+Response bad_request(std::string detail) {
+  return Response::json(
+      {{"errors", {{{"code", 4000010}, {"detail", std::move(detail)}, {"title", "Validation Error"}}}}},
+      Status::bad_request);
+}
+
+// An integer field of a control body within lo..hi; a message for the 400 otherwise.
+std::optional<std::string> read_int(const json& body, const char* name, int lo, int hi, int& target) {
+  if (!body.contains(name)) return std::nullopt;
+  const auto& v = body[name];
+  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+    return std::string(name) + " must be an integer " + std::to_string(lo) + ".." + std::to_string(hi);
+  target = v.get<int>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+void SentinelOneFake::install_control(core::http::Router& router) {
+  router.post("/_sandbox/sentinelone/reset", [this](Request&) -> awaitable<Response> {
+    reset();
+    co_return Response::empty();
+  });
+
+  router.post("/_sandbox/sentinelone/seed", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    SentinelOneFakeSeedOptions options;
+    const std::tuple<const char*, int, int, int*> numbers[] = {{"sites", 0, 2'000, &options.sites},
+                                                               {"agents_min", 0, 100'000, &options.agents_min},
+                                                               {"agents_max", 0, 100'000, &options.agents_max},
+                                                               {"psa_companies", 2, 100'000, &options.psa_companies}};
+    for (const auto& [name, lo, hi, target] : numbers)
+      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return bad_request(*bad);
+    if (options.agents_max < options.agents_min) co_return bad_request("agents_max must be at least agents_min");
+    if (body.contains("seed")) {
+      if (!body["seed"].is_number_unsigned() || body["seed"].get<std::uint64_t>() > 0xFFFFFFFFu)
+        co_return bad_request("seed must be a non-negative 32-bit integer");
+      options.seed = body["seed"].get<std::uint32_t>();
+    }
+    seed(options);
+    co_return Response::json(stats()["rows"], Status::created);
+  });
+
+  router.put("/_sandbox/sentinelone/faults", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    SentinelOneFaults f;
+    int latency = 0;
+    const std::tuple<const char*, int, int, int*> numbers[] = {{"throttle", 0, 1'000'000, &f.throttle},
+                                                               {"retry_after", 0, 86'400, &f.retry_after},
+                                                               {"server_errors", 0, 1'000'000, &f.server_errors},
+                                                               {"status", 500, 599, &f.status},
+                                                               {"latency_ms", 0, 600'000, &latency}};
+    for (const auto& [name, lo, hi, target] : numbers)
+      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return bad_request(*bad);
+    f.latency = std::chrono::milliseconds(latency);
+    set_faults(f);
+    co_return Response::empty();
+  });
+
+  router.put("/_sandbox/sentinelone/token", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object() || !body.contains("token") || !body["token"].is_string() ||
+        body["token"].get<std::string>().empty())
+      co_return bad_request("body must be {\"token\": \"...\"}");
+    set_token(body["token"].get<std::string>());
+    co_return Response::empty();
+  });
+
+  router.get("/_sandbox/sentinelone/sites", [this](Request&) -> awaitable<Response> {
+    co_return Response::json({{"sites", sites()}});
+  });
+
+  router.get("/_sandbox/sentinelone/stats",
+             [this](Request&) -> awaitable<Response> { co_return Response::json(stats()); });
+}
+
+}  // namespace sandbox
