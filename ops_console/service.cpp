@@ -92,23 +92,23 @@ void install_accounting(core::app::Context& ctx, std::shared_ptr<identity::Ident
 // The MFA client whenever its settings are complete; the routes always (503 naming what is
 // missing otherwise).
 void install_mfa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
-                 std::shared_ptr<integrations::Registry> registry, const mfa::MfaSettings& settings) {
+                 std::shared_ptr<integrations::Registry> registry, const mfa::MfaSettings& settings,
+                 const integrations::Health& health) {
   std::shared_ptr<mfa::FlaggedUsers> flagged;
   if (settings.missing().empty())
-    flagged = std::make_shared<mfa::FlaggedUsers>(
-        ctx.executor, std::make_shared<mfa::DuoClient>(ctx.executor, settings, integrations::Health(ctx.db)));
+    flagged = std::make_shared<mfa::FlaggedUsers>(ctx.executor,
+                                                  std::make_shared<mfa::DuoClient>(ctx.executor, settings, health));
   install_mfa_routes(ctx, id, std::move(registry), std::move(flagged), settings);
 }
 
 // The endpoint-security client and sync whenever its settings are complete; the routes always.
 void install_endpointsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                          std::shared_ptr<integrations::Registry> registry,
-                         const endpointsec::EndpointSecSettings& settings) {
+                         const endpointsec::EndpointSecSettings& settings, const integrations::Health& health) {
   std::shared_ptr<endpointsec::EndpointSecSync> sync;
   if (settings.missing().empty())
     sync = std::make_shared<endpointsec::EndpointSecSync>(
-        ctx.db, ctx.executor,
-        std::make_shared<endpointsec::SentinelOneClient>(ctx.executor, settings, integrations::Health(ctx.db)));
+        ctx.db, ctx.executor, std::make_shared<endpointsec::SentinelOneClient>(ctx.executor, settings, health));
   install_endpointsec_routes(ctx, id, std::move(registry), std::move(sync), settings);
 }
 
@@ -160,8 +160,9 @@ const core::app::ServiceDefinition& definition() {
               install_agent_instance_routes(ctx, id, notify_settings);
               install_distributor(ctx, id, registry, distributor_settings);
               install_accounting(ctx, id, registry, accounting_settings);
-              install_mfa(ctx, id, registry, mfa_settings);
-              install_endpointsec(ctx, id, registry, endpointsec_settings);
+              const integrations::Health health(ctx.db, ctx.executor);  // every client's call outcomes
+              install_mfa(ctx, id, registry, mfa_settings, health);
+              install_endpointsec(ctx, id, registry, endpointsec_settings, health);
               // Dashboards and the rest arrive with their issues.
             };
       },

@@ -83,7 +83,7 @@ awaitable<json> SentinelOneClient::get(std::string path, std::map<std::string, s
   } catch (const core::http::TransportError& e) {
     failure = "the endpoint-security service could not be reached (" + path + "): " + e.what();
   }
-  co_await health_.record("endpointsec", started, failure);
+  health_.record("endpointsec", started, failure);
   if (failure) throw EndpointSecError(*failure);
   co_return body;
 }

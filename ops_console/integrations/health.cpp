@@ -1,33 +1,102 @@
 #include "ops_console/integrations/health.hpp"
 
 #include "core/log/log.hpp"
+#include "core/util/time.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <mutex>
 
 namespace ops_console::integrations {
 
 namespace {
 
+// $1: [{key, success, failure (RFC 3339 or null), error, latency, calls, failures}], one per integration.
 constexpr std::string_view kRecord = R"sql(
   INSERT INTO integration_health AS h (key, last_success_at, last_failure_at, last_error, last_latency_ms, calls,
                                        failures, updated_at)
-  VALUES ($1, CASE WHEN $2::text IS NULL THEN now() END, CASE WHEN $2::text IS NOT NULL THEN now() END, $2, $3, 1,
-          CASE WHEN $2::text IS NULL THEN 0 ELSE 1 END, now())
+  SELECT r.key, r.success, r.failure, r.error, r.latency, r.calls, r.failures, now()
+  FROM jsonb_to_recordset($1::jsonb) AS r(key text, success timestamptz, failure timestamptz, error text,
+                                         latency integer, calls bigint, failures bigint)
   ON CONFLICT (key) DO UPDATE SET
     last_success_at = coalesce(EXCLUDED.last_success_at, h.last_success_at),
     last_failure_at = coalesce(EXCLUDED.last_failure_at, h.last_failure_at),
     last_error = coalesce(EXCLUDED.last_error, h.last_error),
-    last_latency_ms = EXCLUDED.last_latency_ms, calls = h.calls + 1, failures = h.failures + EXCLUDED.failures,
-    updated_at = now()
+    last_latency_ms = EXCLUDED.last_latency_ms, calls = h.calls + EXCLUDED.calls,
+    failures = h.failures + EXCLUDED.failures, updated_at = now()
 )sql";
+
+// What an integration's calls did since the last write.
+struct Pending {
+  std::optional<std::string> success, failure;  // the latest of each, RFC 3339
+  std::string error;
+  std::int64_t latency_ms = 0, calls = 0, failures = 0;
+};
 
 }  // namespace
 
-boost::asio::awaitable<void> Health::record(std::string key, clock::time_point started,
-                                            std::optional<std::string> error) {
+struct Health::State : std::enable_shared_from_this<State> {
+  State(core::db::Pool& db, boost::asio::any_io_executor executor) : db(db), executor(std::move(executor)) {}
+
+  core::db::Pool& db;
+  boost::asio::any_io_executor executor;
+  std::mutex mutex;
+  std::map<std::string, Pending> pending;
+  bool writing = false;
+
+  // Writes what is pending, then what arrived meanwhile, until nothing is left.
+  boost::asio::awaitable<void> write() {
+    const auto self = shared_from_this();
+    for (;;) {
+      nlohmann::json rows = nlohmann::json::array();
+      {
+        std::lock_guard lock(mutex);
+        if (pending.empty()) {
+          writing = false;
+          co_return;
+        }
+        for (auto& [key, p] : pending)
+          rows.push_back({{"key", key},
+                          {"success", p.success ? nlohmann::json(*p.success) : nlohmann::json(nullptr)},
+                          {"failure", p.failure ? nlohmann::json(*p.failure) : nlohmann::json(nullptr)},
+                          {"error", p.failure ? nlohmann::json(p.error) : nlohmann::json(nullptr)},
+                          {"latency", p.latency_ms},
+                          {"calls", p.calls},
+                          {"failures", p.failures}});
+        pending.clear();
+      }
+      try {
+        co_await db.query(kRecord, rows.dump());
+      } catch (const std::exception& e) {
+        core::log::warn("integration health not recorded", {{"error", e.what()}});
+      }
+    }
+  }
+};
+
+Health::Health(core::db::Pool& db, boost::asio::any_io_executor executor)
+    : state_(std::make_shared<State>(db, std::move(executor))) {}
+
+void Health::record(const std::string& key, clock::time_point started, std::optional<std::string> error) {
   const auto latency = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started).count();
-  try {
-    co_await db_.query(kRecord, key, std::move(error), static_cast<std::int64_t>(latency));
-  } catch (const std::exception& e) {
-    core::log::warn("integration health not recorded", {{"integration", key}, {"error", e.what()}});
+  const std::string at = core::format_rfc3339(core::now());
+  std::lock_guard lock(state_->mutex);
+  auto& p = state_->pending[key];
+  ++p.calls;
+  p.latency_ms = latency;
+  if (error) {
+    ++p.failures;
+    p.failure = at;
+    p.error = std::move(*error);
+  } else {
+    p.success = at;
+  }
+  if (!state_->writing) {
+    state_->writing = true;
+    boost::asio::co_spawn(state_->executor, state_->write(), boost::asio::detached);
   }
 }
 

@@ -3,18 +3,24 @@
 // (migration 0014): last success, last failure with its error, the latency of the last call, and
 // counts. The integration-health dashboard reads it.
 //
-//   Health health(db);
+//   Health health(db, executor);                       // copies share one recorder
 //   const auto started = Health::clock::now();
 //   ... the call ...
-//   co_await health.record("mfa", started, std::nullopt);          // a success
-//   co_await health.record("mfa", started, "HTTP 503: ...");       // a failure and its error
+//   health.record("mfa", started, std::nullopt);      // a success
+//   health.record("mfa", started, "HTTP 503: ...");   // a failure and its error
 //
-// Recording never fails the call it records: a database error is logged and dropped.
+// record() does not wait for the database: outcomes are gathered per integration and written by
+// one statement in the background, the calls that arrive while it runs by the next (a call is
+// not slowed by its own bookkeeping; 22 Duo calls of one page view are one or two writes, not 22
+// commits). A write that fails is logged and dropped: the health rows are a view of the calls,
+// never a reason for one to fail.
 #include "core/db/pool.hpp"
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -23,13 +29,14 @@ namespace ops_console::integrations {
 class Health {
  public:
   using clock = std::chrono::steady_clock;
-  explicit Health(core::db::Pool& db) : db_(db) {}
+  Health(core::db::Pool& db, boost::asio::any_io_executor executor);
 
   // `error`: nullopt for a success; else what failed, in words that carry no secret.
-  boost::asio::awaitable<void> record(std::string key, clock::time_point started, std::optional<std::string> error);
+  void record(const std::string& key, clock::time_point started, std::optional<std::string> error);
 
  private:
-  core::db::Pool& db_;
+  struct State;
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace ops_console::integrations

@@ -61,7 +61,9 @@ TEST_F(EndpointSecTest, ASyncStoresEverySiteWithItsLicencesAndAgents) {
             one["name"].get<std::string>() + " " + one["agents"].dump() + " " + one["active_agents"].dump() + " " +
                 one["totalLicenses"].dump());
   EXPECT_EQ(fakes.sentinelone().stats()["calls"]["sites"], 3);
-  EXPECT_EQ(sql("SELECT failures || ' ' || (calls >= 3) FROM integration_health WHERE key = 'endpointsec'"), "0 true");
+  EXPECT_TRUE(core::testing::eventually([&] {
+    return sql("SELECT failures || ' ' || (calls >= 3) FROM integration_health WHERE key = 'endpointsec'") == "0 true";
+  }));
 }
 
 TEST_F(EndpointSecTest, MappingsAndCoverage) {
