@@ -1,6 +1,7 @@
 #include "ops_console/mfa/duo.hpp"
 
 #include "core/util/strings.hpp"
+#include "ops_console/mfa/duo_users.hpp"
 
 namespace ops_console::mfa {
 
@@ -81,23 +82,22 @@ std::string DuoClient::url_of(const std::optional<DuoAccount>& account) const {
   return base.scheme + "://" + account->api_hostname + base.path;
 }
 
-awaitable<DuoClient::Answer> DuoClient::call(std::string method, std::string host_url, std::string path,
-                                             DuoParams params) {
+awaitable<std::string> DuoClient::call(std::string method, std::string host_url, std::string path, DuoParams params) {
   const auto started = integrations::Health::clock::now();
   std::optional<std::string> failure;
-  Answer answer;
+  std::string body;
   try {
-    answer = co_await attempt(std::move(method), std::move(host_url), std::move(path), std::move(params));
+    body = co_await attempt(std::move(method), std::move(host_url), std::move(path), std::move(params));
   } catch (const MfaError& e) {
     failure = e.detail();
   }
   health_.record("mfa", started, failure);
   if (failure) throw MfaError(*failure);
-  co_return answer;
+  co_return body;
 }
 
-awaitable<DuoClient::Answer> DuoClient::attempt(std::string method, std::string host_url, std::string path,
-                                                DuoParams params) {
+awaitable<std::string> DuoClient::attempt(std::string method, std::string host_url, std::string path,
+                                          DuoParams params) {
   const auto url = split_url(host_url);
   const std::string full_path = url.path + path;
   const std::string date = duo_date_now();
@@ -127,38 +127,35 @@ awaitable<DuoClient::Answer> DuoClient::attempt(std::string method, std::string 
     throw MfaError("the MFA service could not be reached (" + path + "): " + e.what());
   }
   if (!res.ok()) throw MfaError("the MFA service refused " + path + ": " + reason_of(res));
-  auto body = json::parse(res.body, nullptr, false);
-  if (!body.is_object() || body.value("stat", "") != "OK" || !body.contains("response"))
-    throw MfaError("the MFA service answered " + path + " without {stat: OK, response}");
-  co_return Answer{std::move(body["response"]), body.value("metadata", json::object())};
+  co_return std::move(res.body);
 }
 
 awaitable<std::vector<DuoAccount>> DuoClient::child_accounts() {
-  const auto answer = co_await call("POST", settings_.base_url, "/accounts/v1/account/list", {});
+  const auto body =
+      json::parse(co_await call("POST", settings_.base_url, "/accounts/v1/account/list", {}), nullptr, false);
+  if (!body.is_object() || body.value("stat", "") != "OK" || !body.contains("response") || !body["response"].is_array())
+    throw MfaError("the MFA service's account list is not {stat: OK, response: [...]}");
   std::vector<DuoAccount> out;
-  if (!answer.response.is_array()) throw MfaError("the MFA service's account list is not an array");
-  for (const auto& a : answer.response)
+  for (const auto& a : body["response"])
     if (a.is_object() && a.contains("account_id") && a.contains("api_hostname"))
       out.push_back({a.value("account_id", ""), a.value("name", ""), a.value("api_hostname", "")});
   co_return out;
 }
 
-awaitable<json> DuoClient::users(std::optional<DuoAccount> account) {
-  json all = json::array();
+awaitable<DuoClient::Users> DuoClient::users(std::optional<DuoAccount> account, std::set<std::string> statuses) {
+  Users all;
   std::int64_t offset = 0;
   for (;;) {
     DuoParams params{{"limit", std::to_string(kUsersPerPage)}, {"offset", std::to_string(offset)}};
     if (account) params.emplace("account_id", account->id);
-    auto answer = co_await call("GET", url_of(account), "/admin/v1/users", std::move(params));
-    if (!answer.response.is_array()) throw MfaError("the MFA service's user list is not an array");
-    for (auto& u : answer.response) all.push_back(std::move(u));
-    const auto next = answer.metadata.find("next_offset");
-    if (next == answer.metadata.end() || next->is_null()) co_return all;
-    const auto n = next->is_number_integer() ? std::optional<std::int64_t>(next->get<std::int64_t>())
-                   : next->is_string()       ? core::parse_int64(next->get<std::string>())
-                                             : std::nullopt;
-    if (!n || *n <= offset) throw MfaError("the MFA service's next_offset does not move forward");
-    offset = *n;
+    const std::string body = co_await call("GET", url_of(account), "/admin/v1/users", std::move(params));
+    auto page = parse_users_page(body, statuses);
+    if (!page) throw MfaError("the MFA service's user list is not {stat: OK, response: [...]}");
+    all.read += page->read;
+    for (auto& u : page->users) all.kept.push_back(std::move(u));
+    if (!page->next_offset) co_return all;
+    if (*page->next_offset <= offset) throw MfaError("the MFA service's next_offset does not move forward");
+    offset = *page->next_offset;
   }
 }
 

@@ -25,6 +25,7 @@
 
 #include <chrono>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,17 +67,20 @@ class DuoClient {
 
   // POST /accounts/v1/account/list: the child accounts.
   boost::asio::awaitable<std::vector<DuoAccount>> child_accounts();
-  // GET /admin/v1/users, every page: the parent's (nullopt) or a child's users, as Duo renders them.
-  boost::asio::awaitable<nlohmann::json> users(std::optional<DuoAccount> account);
+  // GET /admin/v1/users, every page: the parent's (nullopt) or a child's users whose status is
+  // one of `statuses` (every user when empty), each with its top-level fields (duo_users.hpp).
+  struct Users {
+    nlohmann::json kept = nlohmann::json::array();
+    std::int64_t read = 0;  // every user of the account
+  };
+  boost::asio::awaitable<Users> users(std::optional<DuoAccount> account, std::set<std::string> statuses);
 
  private:
-  // One signed call; the `response` of a {stat: "OK"} answer, with its metadata.
-  struct Answer {
-    nlohmann::json response;
-    nlohmann::json metadata;
-  };
-  boost::asio::awaitable<Answer> call(std::string method, std::string host_url, std::string path, DuoParams params);
-  boost::asio::awaitable<Answer> attempt(std::string method, std::string host_url, std::string path, DuoParams params);
+  // One signed call: the body of a 2xx answer; its outcome recorded.
+  boost::asio::awaitable<std::string> call(std::string method, std::string host_url, std::string path,
+                                           DuoParams params);
+  boost::asio::awaitable<std::string> attempt(std::string method, std::string host_url, std::string path,
+                                              DuoParams params);
   std::string url_of(const std::optional<DuoAccount>& account) const;
 
   MfaSettings settings_;

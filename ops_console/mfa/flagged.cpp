@@ -69,7 +69,7 @@ awaitable<json> FlaggedUsers::fetch() {
   }
 
   struct Read {
-    json users;
+    DuoClient::Users users;
     std::optional<std::string> error;
   };
   std::vector<Read> reads(accounts.size());
@@ -79,7 +79,7 @@ awaitable<json> FlaggedUsers::fetch() {
     tasks.push_back([this, &slots, &account = accounts[i], &read = reads[i]]() -> awaitable<void> {
       auto permit = co_await slots.acquire();
       try {
-        read.users = co_await duo_->users(account);
+        read.users = co_await duo_->users(account, {"bypass", "disabled"});
       } catch (const MfaError& e) {
         read.error = e.detail();
       }
@@ -94,8 +94,8 @@ awaitable<json> FlaggedUsers::fetch() {
       entry["users"] = nullptr;
       entry["error"] = *reads[i].error;
     } else {
-      entry["users"] = reads[i].users.size();
-      for (const auto& u : reads[i].users) {
+      entry["users"] = reads[i].users.read;
+      for (const auto& u : reads[i].users.kept) {
         const std::string status = u.value("status", "");
         if (status == "bypass") out["bypass"].push_back(flagged_user(u, id, name));
         if (status == "disabled") out["disabled"].push_back(flagged_user(u, id, name));
