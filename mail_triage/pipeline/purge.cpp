@@ -56,7 +56,7 @@ struct Purge::Target {
 struct Purge::Found {
   std::size_t target = 0;  // index into the targets
   std::string mailbox;
-  mailbox::MailMessage message;
+  core::graph::MailMessage message;
   bool deleted = false;
 };
 
@@ -72,7 +72,7 @@ bool PurgeResult::nothing_searched() const {
   return listings > 0 && failed == listings;
 }
 
-Purge::Purge(boost::asio::any_io_executor executor, core::db::Pool& db, std::shared_ptr<mailbox::GraphClient> graph,
+Purge::Purge(boost::asio::any_io_executor executor, core::db::Pool& db, std::shared_ptr<core::graph::GraphClient> graph,
              std::vector<std::string> mailboxes)
     : executor_(executor), db_(db), graph_(std::move(graph)), mailboxes_(std::move(mailboxes)) {}
 
@@ -149,7 +149,7 @@ awaitable<std::vector<Purge::Found>> Purge::find(const std::vector<Target>& targ
             if (m.from_address != t.address || m.received_at >= t.before) continue;
             found.push_back({.target = i, .mailbox = mb, .message = std::move(m)});
           }
-        } catch (const mailbox::GraphError& e) {
+        } catch (const core::graph::GraphError& e) {
           core::log::error("purge listing failed", {{"mailbox", mb}, {"sender", t.address}, {"error", e.what()}});
           std::lock_guard lock(mutex);
           result.errors.push_back({.mailbox = mb, .address = t.address, .error = e.what()});
@@ -183,7 +183,7 @@ awaitable<void> Purge::remove(const std::vector<Target>& targets, std::vector<Fo
       try {
         co_await graph_->remove(f.mailbox, f.message.id);
         f.deleted = true;
-      } catch (const mailbox::GraphError& e) {
+      } catch (const core::graph::GraphError& e) {
         error = e.what();
       }
       if (f.deleted) {

@@ -12,7 +12,7 @@
 // execute at a time across every instance (advisory lock; another gets 409), so two requests
 // never race to delete the same messages.
 #include "core/db/pool.hpp"
-#include "mail_triage/mailbox/graph.hpp"
+#include "core/graph/mail.hpp"
 
 #include <memory>
 #include <optional>
@@ -57,7 +57,7 @@ struct PurgeResult {
 class Purge {
  public:
   // `graph` is null when the mail platform is not configured (run() answers 503).
-  Purge(boost::asio::any_io_executor executor, core::db::Pool& db, std::shared_ptr<mailbox::GraphClient> graph,
+  Purge(boost::asio::any_io_executor executor, core::db::Pool& db, std::shared_ptr<core::graph::GraphClient> graph,
         std::vector<std::string> mailboxes);
 
   // Throws Problem 503 when the platform is not configured, 409 while another execute runs.
@@ -73,7 +73,7 @@ class Purge {
 
   boost::asio::any_io_executor executor_;
   core::db::Pool& db_;
-  std::shared_ptr<mailbox::GraphClient> graph_;
+  std::shared_ptr<core::graph::GraphClient> graph_;
   std::vector<std::string> mailboxes_;
 };
 

@@ -82,13 +82,7 @@ std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_exec
 
 TriageSettings read_triage_settings(core::config::Reader& env) {
   TriageSettings s;
-  mailbox::GraphSettings g;
-  g.login_url = env.string("GRAPH_LOGIN_URL", "https://login.microsoftonline.com",
-                           "Microsoft identity platform (token endpoint) base URL");
-  g.base_url = env.string("GRAPH_BASE_URL", "https://graph.microsoft.com", "Microsoft Graph base URL");
-  g.tenant_id = env.string("GRAPH_TENANT_ID", "", "Entra tenant id (unset: POST /api/v1/process answers 503)");
-  g.client_id = env.string("GRAPH_CLIENT_ID", "", "app registration (client) id");
-  g.client_secret = env.secret("GRAPH_CLIENT_SECRET", "app client secret");
+  const auto g = core::graph::read_graph_settings(env);  // unset: POST /api/v1/process answers 503
   s.mailboxes = env.list("GRAPH_MAILBOX", "", "mailbox(es) to triage, comma-separated");
   const bool configured =
       !g.tenant_id.empty() && !g.client_id.empty() && !g.client_secret.empty() && !s.mailboxes.empty();
@@ -122,14 +116,14 @@ TriageSettings read_triage_settings(core::config::Reader& env) {
   return s;
 }
 
-std::shared_ptr<mailbox::GraphClient> make_graph_client(boost::asio::any_io_executor executor,
-                                                        const TriageSettings& settings) {
+std::shared_ptr<core::graph::GraphClient> make_graph_client(boost::asio::any_io_executor executor,
+                                                            const TriageSettings& settings) {
   if (!settings.graph) return nullptr;
-  return std::make_shared<mailbox::GraphClient>(executor, *settings.graph);
+  return std::make_shared<core::graph::GraphClient>(executor, *settings.graph);
 }
 
 Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings,
-               std::shared_ptr<mailbox::GraphClient> graph)
+               std::shared_ptr<core::graph::GraphClient> graph)
     : executor_(executor),
       db_(db),
       settings_(std::move(settings)),
@@ -162,11 +156,11 @@ awaitable<RunResult> Triage::run() {
 }
 
 awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::string& run_id, RunResult& result) {
-  std::vector<mailbox::MailMessage> unread;
+  std::vector<core::graph::MailMessage> unread;
   try {
     const auto since = core::now() - std::chrono::days(settings_.lookback_days);
     unread = co_await graph_->unread_inbox(mailbox, since);
-  } catch (const mailbox::GraphError& e) {
+  } catch (const core::graph::GraphError& e) {
     core::log::error("mailbox could not be read", {{"mailbox", mailbox}, {"error", e.what()}});
     std::lock_guard lock(results_mutex_);
     result.mailbox_errors.emplace_back(mailbox, e.what());
@@ -193,7 +187,7 @@ awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::strin
   co_await core::async::join_all(executor_, std::move(tasks));
 }
 
-awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailMessage& message,
+awaitable<bool> Triage::process(const std::string& mailbox, const core::graph::MailMessage& message,
                                 const std::string& run_id) {
   auto permit = co_await slots_.acquire();
   const auto claimed = co_await db_.query(kClaim, mailbox, message.id, run_id, settings_.processing_timeout_minutes);
@@ -232,7 +226,7 @@ awaitable<bool> Triage::process(const std::string& mailbox, const mailbox::MailM
     co_return true;
   } catch (const classifier::ClassifierError& e) {
     error = e.what();
-  } catch (const mailbox::GraphError& e) {
+  } catch (const core::graph::GraphError& e) {
     error = e.what();
   }
   // The database is not in the catch list: a write that fails there ends the run with its error.

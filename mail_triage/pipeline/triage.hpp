@@ -17,8 +17,8 @@
 
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
+#include "core/graph/mail.hpp"
 #include "mail_triage/classifier/classifier.hpp"
-#include "mail_triage/mailbox/graph.hpp"
 
 #include <memory>
 #include <mutex>
@@ -29,7 +29,7 @@
 namespace mail_triage::pipeline {
 
 struct TriageSettings {
-  std::optional<mailbox::GraphSettings> graph;  // nullopt: GRAPH_* not configured
+  std::optional<core::graph::GraphSettings> graph;  // nullopt: GRAPH_* not configured
   std::vector<std::string> mailboxes;
   std::string classifier;  // openai | rules
   std::string llm_base_url, llm_api_key, llm_model;
@@ -51,14 +51,14 @@ struct RunResult {
 
 // The Graph client of the settings, shared by the run and the purge so that the four-requests-
 // per-mailbox limit and the token cache hold for both; null when GRAPH_* is not configured.
-std::shared_ptr<mailbox::GraphClient> make_graph_client(boost::asio::any_io_executor executor,
-                                                        const TriageSettings& settings);
+std::shared_ptr<core::graph::GraphClient> make_graph_client(boost::asio::any_io_executor executor,
+                                                            const TriageSettings& settings);
 
 class Triage : public std::enable_shared_from_this<Triage> {
  public:
   // `graph` is null when the mail platform is not configured (run() answers 503).
   Triage(boost::asio::any_io_executor executor, core::db::Pool& db, TriageSettings settings,
-         std::shared_ptr<mailbox::GraphClient> graph);
+         std::shared_ptr<core::graph::GraphClient> graph);
   ~Triage();
 
   // Throws Problem 409 while another run holds the lock, 503 when the mail platform is not configured.
@@ -72,14 +72,14 @@ class Triage : public std::enable_shared_from_this<Triage> {
 
  private:
   boost::asio::awaitable<void> run_mailbox(const std::string& mailbox, const std::string& run_id, RunResult& result);
-  boost::asio::awaitable<bool> process(const std::string& mailbox, const mailbox::MailMessage& message,
+  boost::asio::awaitable<bool> process(const std::string& mailbox, const core::graph::MailMessage& message,
                                        const std::string& run_id);
   boost::asio::awaitable<void> act(const std::string& action, const std::string& mailbox, const std::string& id);
 
   boost::asio::any_io_executor executor_;
   core::db::Pool& db_;
   TriageSettings settings_;
-  std::shared_ptr<mailbox::GraphClient> graph_;
+  std::shared_ptr<core::graph::GraphClient> graph_;
   std::unique_ptr<classifier::Classifier> classifier_;
   core::async::Semaphore slots_;
   std::mutex results_mutex_;  // RunResult is filled by tasks on several threads

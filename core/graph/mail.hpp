@@ -12,6 +12,7 @@
 // beyond about 4). 429 and 503 are retried after Retry-After by core::http::Client; other
 // failures throw GraphError with the status, Graph's error code and its message.
 #include "core/async/semaphore.hpp"
+#include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/util/time.hpp"
 
@@ -23,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace mail_triage::mailbox {
+namespace core::graph {
 
 struct GraphSettings {
   std::string login_url = "https://login.microsoftonline.com";
@@ -34,7 +35,14 @@ struct GraphSettings {
   std::size_t max_concurrent = 4;  // requests in flight per mailbox
   int page_size = 50;              // $top
   core::http::ClientOptions http;
+
+  // The credentials a call needs that are unset, by name: empty when configured.
+  std::vector<std::string> missing() const;
 };
+
+// GRAPH_LOGIN_URL, GRAPH_BASE_URL, GRAPH_TENANT_ID, GRAPH_CLIENT_ID, GRAPH_CLIENT_SECRET: the same
+// settings in both services.
+GraphSettings read_graph_settings(core::config::Reader& env);
 
 struct MailMessage {
   std::string id;  // immutable id
@@ -69,6 +77,9 @@ class GraphClient {
   boost::asio::awaitable<std::vector<MailMessage>> from_sender_before(std::string mailbox, std::string address,
                                                                       core::Timestamp before);
 
+  // Messages of the whole mailbox (every folder) matching `query`, Graph's $search (KQL: free
+  // text, from:, subject:, ...; sent quoted), at most `limit`.
+  boost::asio::awaitable<std::vector<MailMessage>> search(std::string mailbox, std::string query, std::size_t limit);
   boost::asio::awaitable<void> mark_read(std::string mailbox, std::string id);
   boost::asio::awaitable<void> flag(std::string mailbox, std::string id);
   boost::asio::awaitable<void> move(std::string mailbox, std::string id, FolderRef folder);
@@ -80,7 +91,8 @@ class GraphClient {
   // unless the status is 2xx.
   boost::asio::awaitable<core::http::OutboundResponse> call(const std::string& mailbox,
                                                             core::http::OutboundRequest request);
-  boost::asio::awaitable<std::vector<MailMessage>> list(const std::string& mailbox, std::string url);
+  // The messages of a list and its nextLinks, at most `limit`.
+  boost::asio::awaitable<std::vector<MailMessage>> list(const std::string& mailbox, std::string url, std::size_t limit);
   boost::asio::awaitable<std::string> folder_id(const std::string& mailbox, const std::string& well_known);
   std::string user_url(const std::string& mailbox) const;
   core::async::Semaphore& slots(const std::string& mailbox);
@@ -98,4 +110,4 @@ class GraphClient {
 // Parses one message of a Graph message list (exposed for tests).
 MailMessage parse_message(const nlohmann::json& item);
 
-}  // namespace mail_triage::mailbox
+}  // namespace core::graph

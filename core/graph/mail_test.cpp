@@ -1,14 +1,14 @@
 // The Microsoft Graph client against the Graph fake: paging, the token cache and its renewal,
 // the purge listing, errors.
-#include "mail_triage/mailbox/graph.hpp"
+#include "core/graph/mail.hpp"
 #include "core/testing/testing.hpp"
 #include "sandbox/sandbox.hpp"
 
 #include <gtest/gtest.h>
 
-using mail_triage::mailbox::GraphClient;
-using mail_triage::mailbox::GraphError;
-using mail_triage::mailbox::GraphSettings;
+using core::graph::GraphClient;
+using core::graph::GraphError;
+using core::graph::GraphSettings;
 using namespace std::chrono_literals;
 
 namespace {
@@ -122,4 +122,25 @@ TEST_F(GraphClientTest, ActionsKeepTheMessageId) {
   EXPECT_EQ(m.flag, "flagged");
   EXPECT_EQ(m.folder, "archive");
   EXPECT_TRUE(m.is_read);
+}
+
+TEST_F(GraphClientTest, SearchCoversEveryFolderAndStopsAtTheLimit) {
+  for (int i = 0; i < 5; ++i) add("Invoice overdue " + std::to_string(i), "billing@phish.example", i + 1);
+  add("Invoice in the archive", "billing@phish.example", 2, "archive");
+  add("Lunch", "colleague@msp.example", 1);
+  GraphClient graph(io.executor(), settings());
+  const auto found = io.run(graph.search(kMailbox, "from:billing@phish.example", 100));
+  EXPECT_EQ(found.size(), 6u);  // the archived one too
+  for (const auto& m : found) EXPECT_EQ(m.from_address, "billing@phish.example");
+  EXPECT_EQ(io.run(graph.search(kMailbox, "from:billing@phish.example", 3)).size(), 3u);
+  EXPECT_EQ(io.run(graph.search(kMailbox, "subject:lunch", 100)).size(), 1u);
+
+  fakes.graph().deny_access(kMailbox);
+  try {
+    io.run(graph.search(kMailbox, "lunch", 10));
+    ADD_FAILURE() << "a refused mailbox answered";
+  } catch (const GraphError& e) {
+    EXPECT_EQ(e.status, 403);
+    EXPECT_EQ(e.code, "ErrorAccessDenied");
+  }
 }

@@ -1,10 +1,10 @@
-#include "mail_triage/mailbox/graph.hpp"
+#include "core/graph/mail.hpp"
 
 #include "core/util/strings.hpp"
 
 #include <chrono>
 
-namespace mail_triage::mailbox {
+namespace core::graph {
 
 using boost::asio::awaitable;
 using core::http::OutboundRequest;
@@ -20,6 +20,8 @@ constexpr std::string_view kSelectTriage =
     "id,internetMessageId,subject,body,bodyPreview,from,receivedDateTime,parentFolderId,hasAttachments,"
     "internetMessageHeaders";
 constexpr std::string_view kSelectPurge = "id,subject,from,receivedDateTime,parentFolderId";
+constexpr std::string_view kSelectSearch =
+    "id,internetMessageId,subject,from,receivedDateTime,parentFolderId,hasAttachments";
 constexpr int kMaxPages = 10'000;  // a nextLink loop is a server fault, not a reason to spin
 
 std::string text(const json& object, std::string_view key) {
@@ -63,6 +65,24 @@ GraphError error_from(const OutboundResponse& res, std::string_view what) {
 }
 
 }  // namespace
+
+GraphSettings read_graph_settings(core::config::Reader& env) {
+  GraphSettings g;
+  g.login_url = env.string("GRAPH_LOGIN_URL", g.login_url, "Microsoft identity platform (token endpoint) base URL");
+  g.base_url = env.string("GRAPH_BASE_URL", g.base_url, "Microsoft Graph base URL");
+  g.tenant_id = env.string("GRAPH_TENANT_ID", "", "Entra tenant id (unset: the mail platform is not configured)");
+  g.client_id = env.string("GRAPH_CLIENT_ID", "", "app registration (client) id");
+  g.client_secret = env.secret("GRAPH_CLIENT_SECRET", "app client secret");
+  return g;
+}
+
+std::vector<std::string> GraphSettings::missing() const {
+  std::vector<std::string> out;
+  if (tenant_id.empty()) out.emplace_back("GRAPH_TENANT_ID");
+  if (client_id.empty()) out.emplace_back("GRAPH_CLIENT_ID");
+  if (client_secret.empty()) out.emplace_back("GRAPH_CLIENT_SECRET");
+  return out;
+}
 
 MailMessage parse_message(const json& item) {
   MailMessage m;
@@ -174,9 +194,9 @@ awaitable<OutboundResponse> GraphClient::call(const std::string& mailbox, Outbou
   }
 }
 
-awaitable<std::vector<MailMessage>> GraphClient::list(const std::string& mailbox, std::string url) {
+awaitable<std::vector<MailMessage>> GraphClient::list(const std::string& mailbox, std::string url, std::size_t limit) {
   std::vector<MailMessage> out;
-  for (int page = 0; !url.empty(); ++page) {
+  for (int page = 0; !url.empty() && out.size() < limit; ++page) {
     if (page == kMaxPages) throw GraphError(200, "InvalidResponse", "Graph kept sending @odata.nextLink");
     OutboundRequest req;
     req.url = url;
@@ -189,7 +209,8 @@ awaitable<std::vector<MailMessage>> GraphClient::list(const std::string& mailbox
     }
     if (!body.contains("value") || !body["value"].is_array())
       throw GraphError(res.status, "InvalidResponse", "Graph returned a message page without a value array");
-    for (const auto& item : body["value"]) out.push_back(parse_message(item));
+    for (const auto& item : body["value"])
+      if (out.size() < limit) out.push_back(parse_message(item));
     url = text(body, "@odata.nextLink");  // followed verbatim
   }
   co_return out;
@@ -199,7 +220,21 @@ awaitable<std::vector<MailMessage>> GraphClient::unread_inbox(std::string mailbo
   const std::string filter = "isRead eq false and receivedDateTime ge " + graph_time(since);
   std::string url = user_url(mailbox) + "/mailFolders/inbox/messages?$filter=" + core::url_encode(filter) +
                     "&$select=" + std::string(kSelectTriage) + "&$top=" + std::to_string(settings_.page_size);
-  co_return co_await list(mailbox, std::move(url));
+  co_return co_await list(mailbox, std::move(url), SIZE_MAX);
+}
+
+awaitable<std::vector<MailMessage>> GraphClient::search(std::string mailbox, std::string query, std::size_t limit) {
+  // $search takes a quoted KQL string; a quote inside it is escaped with a backslash.
+  std::string quoted = "\"";
+  for (const char c : query) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  quoted += '"';
+  std::string url =
+      user_url(mailbox) + "/messages?$search=" + core::url_encode(quoted) + "&$select=" + std::string(kSelectSearch) +
+      "&$top=" + std::to_string(std::min<std::size_t>(limit, static_cast<std::size_t>(settings_.page_size)));
+  co_return co_await list(mailbox, std::move(url), limit);
 }
 
 awaitable<std::string> GraphClient::folder_id(const std::string& mailbox, const std::string& well_known) {
@@ -226,7 +261,7 @@ awaitable<std::vector<MailMessage>> GraphClient::from_sender_before(std::string 
       "from/emailAddress/address eq " + odata_string(address) + " and receivedDateTime lt " + graph_time(before);
   std::string url = user_url(mailbox) + "/messages?$filter=" + core::url_encode(filter) +
                     "&$select=" + std::string(kSelectPurge) + "&$top=" + std::to_string(settings_.page_size);
-  auto all = co_await list(mailbox, std::move(url));
+  auto all = co_await list(mailbox, std::move(url), SIZE_MAX);
   std::erase_if(all, [&](const MailMessage& m) { return m.parent_folder_id == deleted; });
   co_return all;
 }
@@ -262,4 +297,4 @@ awaitable<void> GraphClient::remove(std::string mailbox, std::string id) {
   co_await call(mailbox, std::move(req));
 }
 
-}  // namespace mail_triage::mailbox
+}  // namespace core::graph
