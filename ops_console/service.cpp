@@ -9,6 +9,7 @@
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/gitforge.hpp"
 #include "ops_console/api/integrations.hpp"
+#include "ops_console/api/mailsec.hpp"
 #include "ops_console/api/mfa.hpp"
 #include "ops_console/api/notifications.hpp"
 #include "ops_console/api/preferences.hpp"
@@ -112,6 +113,20 @@ void install_endpointsec(core::app::Context& ctx, std::shared_ptr<identity::Iden
   install_endpointsec_routes(ctx, id, std::move(registry), std::move(sync), settings);
 }
 
+// A mail-security client per configured tenant, the Graph client for remediation when GRAPH_* is
+// set; the routes always.
+void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                     std::shared_ptr<integrations::Registry> registry, const mailsec::MailsecSettings& settings,
+                     const core::graph::GraphSettings& graph, const integrations::Health& health) {
+  auto wiring = std::make_shared<MailsecWiring>();
+  wiring->settings = settings;
+  for (const auto& tenant : settings.tenants)
+    wiring->tenants[tenant.name] = std::make_shared<mailsec::MimecastClient>(ctx.executor, tenant, health);
+  wiring->graph_missing = graph.missing();
+  if (wiring->graph_missing.empty()) wiring->graph = std::make_shared<core::graph::GraphClient>(ctx.executor, graph);
+  install_mailsec_routes(ctx, id, std::move(registry), std::move(wiring));
+}
+
 }  // namespace
 
 const core::app::ServiceDefinition& definition() {
@@ -138,33 +153,36 @@ const core::app::ServiceDefinition& definition() {
         auto accounting_settings = accounting::read_accounting_settings(env);
         auto mfa_settings = mfa::read_mfa_settings(env);
         auto endpointsec_settings = endpointsec::read_endpointsec_settings(env);
-        return
-            [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
-             distributor_settings, accounting_settings, mfa_settings, endpointsec_settings](core::app::Context& ctx) {
-              auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
-              auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
-              install_auth_routes(ctx, id);
-              install_preference_routes(ctx, id);
-              install_admin_routes(ctx, id);
-              install_data_routes(ctx, id);
-              install_integration_routes(ctx, id, registry);
-              follow_integration_changes(ctx, registry);
-              install_event_key_routes(ctx, id);
-              auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
-              install_notification_routes(ctx, id, notifier);
-              install_psa(ctx, id, registry, psa_settings);
-              install_tag_routes(ctx, id);
-              auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
-              ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
-              install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
-              install_agent_instance_routes(ctx, id, notify_settings);
-              install_distributor(ctx, id, registry, distributor_settings);
-              install_accounting(ctx, id, registry, accounting_settings);
-              const integrations::Health health(ctx.db, ctx.executor);  // every client's call outcomes
-              install_mfa(ctx, id, registry, mfa_settings, health);
-              install_endpointsec(ctx, id, registry, endpointsec_settings, health);
-              // Dashboards and the rest arrive with their issues.
-            };
+        auto mailsec_settings = mailsec::read_mailsec_settings(env);
+        auto graph_settings = core::graph::read_graph_settings(env);
+        return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
+                distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, mailsec_settings,
+                graph_settings](core::app::Context& ctx) {
+          auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
+          auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
+          install_auth_routes(ctx, id);
+          install_preference_routes(ctx, id);
+          install_admin_routes(ctx, id);
+          install_data_routes(ctx, id);
+          install_integration_routes(ctx, id, registry);
+          follow_integration_changes(ctx, registry);
+          install_event_key_routes(ctx, id);
+          auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
+          install_notification_routes(ctx, id, notifier);
+          install_psa(ctx, id, registry, psa_settings);
+          install_tag_routes(ctx, id);
+          auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
+          ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
+          install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
+          install_agent_instance_routes(ctx, id, notify_settings);
+          install_distributor(ctx, id, registry, distributor_settings);
+          install_accounting(ctx, id, registry, accounting_settings);
+          const integrations::Health health(ctx.db, ctx.executor);  // every client's call outcomes
+          install_mfa(ctx, id, registry, mfa_settings, health);
+          install_endpointsec(ctx, id, registry, endpointsec_settings, health);
+          install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, health);
+          // Dashboards and the rest arrive with their issues.
+        };
       },
       .commands = {{.name = "create-user",
                     .usage = "--email E --name N [--admin] [--permission resource:action]... --password-stdin",

@@ -10,8 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto kTokenMargin = std::chrono::seconds(60);  // a token is renewed this long before it expires
-
 // Pax8's words for a failure ({type, message, instance, status, details}), short, or the status.
 std::string reason_of(const core::http::OutboundResponse& res) {
   const auto body = json::parse(res.body, nullptr, false);
@@ -55,38 +53,30 @@ Pax8Client::Pax8Client(boost::asio::any_io_executor executor, DistributorSetting
                                   .user_agent = "msp-ops-console/0.1"}) {}
 
 awaitable<std::string> Pax8Client::token() {
-  const auto cached = [this]() -> std::string {
-    std::lock_guard lock(mutex_);
-    return std::chrono::steady_clock::now() < token_until_ ? token_ : std::string();
-  };
-  if (auto t = cached(); !t.empty()) co_return t;
-  auto permit = co_await fetching_.acquire();
-  if (auto t = cached(); !t.empty()) co_return t;  // another caller fetched it meanwhile
-  core::http::OutboundRequest req{.method = "POST",
-                                  .url = settings_.base_url + "/v1/token",
-                                  .headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
-                                  .body = json{{"client_id", settings_.client_id},
-                                               {"client_secret", settings_.client_secret},
-                                               {"audience", "https://api.pax8.com"},
-                                               {"grant_type", "client_credentials"}}
-                                              .dump(),
-                                  .retry_transport_errors = true,
-                                  .retry_status = [](int status) { return status == 429 || status >= 500; }};
-  core::http::OutboundResponse res;
-  try {
-    res = co_await http_.send(std::move(req));
-  } catch (const core::http::TransportError& e) {
-    throw DistributorError(std::string("the distributor could not be reached for a token: ") + e.what());
-  }
-  if (!res.ok()) throw DistributorError("the distributor refused a token: " + reason_of(res));
-  const auto body = json::parse(res.body, nullptr, false);
-  if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string())
-    throw DistributorError("the distributor's token answer has no access_token");
-  const auto lifetime = std::chrono::seconds(body.value("expires_in", 3600));
-  std::lock_guard lock(mutex_);
-  token_ = body["access_token"].get<std::string>();
-  token_until_ = std::chrono::steady_clock::now() + std::max(lifetime - kTokenMargin, lifetime / 2);
-  co_return token_;
+  co_return co_await tokens_.get([this]() -> awaitable<core::http::TokenCache::Issued> {
+    core::http::OutboundRequest req{.method = "POST",
+                                    .url = settings_.base_url + "/v1/token",
+                                    .headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
+                                    .body = json{{"client_id", settings_.client_id},
+                                                 {"client_secret", settings_.client_secret},
+                                                 {"audience", "https://api.pax8.com"},
+                                                 {"grant_type", "client_credentials"}}
+                                                .dump(),
+                                    .retry_transport_errors = true,
+                                    .retry_status = [](int status) { return status == 429 || status >= 500; }};
+    core::http::OutboundResponse res;
+    try {
+      res = co_await http_.send(std::move(req));
+    } catch (const core::http::TransportError& e) {
+      throw DistributorError(std::string("the distributor could not be reached for a token: ") + e.what());
+    }
+    if (!res.ok()) throw DistributorError("the distributor refused a token: " + reason_of(res));
+    const auto body = json::parse(res.body, nullptr, false);
+    if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string())
+      throw DistributorError("the distributor's token answer has no access_token");
+    co_return core::http::TokenCache::Issued{body["access_token"].get<std::string>(),
+                                             std::chrono::seconds(body.value("expires_in", 3600))};
+  });
 }
 
 awaitable<json> Pax8Client::call(std::string path_and_query, bool fresh_token) {
@@ -97,10 +87,7 @@ awaitable<json> Pax8Client::call(std::string path_and_query, bool fresh_token) {
 }
 
 awaitable<std::string> Pax8Client::call_raw(std::string path_and_query, bool fresh_token) {
-  if (fresh_token) {
-    std::lock_guard lock(mutex_);
-    token_until_ = {};
-  }
+  if (fresh_token) tokens_.drop();
   const std::string bearer = co_await token();
   const std::string path = path_and_query.substr(0, path_and_query.find('?'));
   core::http::OutboundRequest req{.method = "GET",

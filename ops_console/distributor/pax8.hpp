@@ -16,6 +16,7 @@
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
+#include "core/http/token_cache.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -78,10 +79,7 @@ class Pax8Client {
   DistributorSettings settings_;
   boost::asio::any_io_executor executor_;
   core::http::Client http_;
-  core::async::Semaphore fetching_{1};  // one token request at a time
-  std::mutex mutex_;
-  std::string token_;
-  std::chrono::steady_clock::time_point token_until_{};
+  core::http::TokenCache tokens_;
 };
 
 }  // namespace ops_console::distributor
