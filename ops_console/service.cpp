@@ -19,6 +19,7 @@
 #include "ops_console/identity/create_user.hpp"
 #include "ops_console/identity/identity.hpp"
 #include "ops_console/integrations/registry.hpp"
+#include "ops_console/mailsec/counts.hpp"
 #include "ops_console/notify/notifier.hpp"
 
 #include "core/async/schedule.hpp"
@@ -124,6 +125,27 @@ void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity
     wiring->tenants[tenant.name] = std::make_shared<mailsec::MimecastClient>(ctx.executor, tenant, health);
   wiring->graph_missing = graph.missing();
   if (wiring->graph_missing.empty()) wiring->graph = std::make_shared<core::graph::GraphClient>(ctx.executor, graph);
+  // The message counts of the first tenant: pulled at start and every MAILSEC_COUNTS_MINUTES; days
+  // past 18 months deleted at start and daily. Both skip while the integration is switched off.
+  if (!settings.tenants.empty() && settings.counts_interval.count() > 0) {
+    auto counts = std::make_shared<mailsec::MessageCounts>(ctx.db, wiring->tenants.at(settings.tenants.front().name));
+    const auto unless_off = [registry](std::function<boost::asio::awaitable<void>()> job) {
+      return [registry, job]() -> boost::asio::awaitable<void> {
+        if ((co_await registry->disabled()).contains("mailsec")) co_return;
+        co_await job();
+      };
+    };
+    auto pull = core::async::Schedule::start(ctx.executor, settings.counts_interval,
+                                             unless_off([counts] { return counts->pull(); }), "mailsec counts");
+    auto retain = core::async::Schedule::start(ctx.executor, std::chrono::hours(24),
+                                               unless_off([counts] { return counts->retain(); }), "mailsec retention");
+    pull->wake();
+    retain->wake();
+    ctx.stop_hooks.push_back([pull, retain] {
+      pull->stop();
+      retain->stop();
+    });
+  }
   install_mailsec_routes(ctx, id, std::move(registry), std::move(wiring));
 }
 

@@ -73,6 +73,9 @@ MailsecSettings read_mailsec_settings(core::config::Reader& env) {
       env.fail("MAILSEC_BASE_URL", "tenant " + t.name + ": the base URL must be an absolute http(s) URL");
   }
   if (all.empty()) s.missing = {"MAILSEC_CLIENT_ID", "MAILSEC_CLIENT_SECRET"};
+  s.counts_interval = std::chrono::minutes(
+      env.integer("MAILSEC_COUNTS_MINUTES", 60,
+                  "minutes between pulls of the message counts (also one at start; 0: none)", {0, 24 * 60}));
   s.tenants = std::move(all);
   return s;
 }

@@ -40,8 +40,9 @@ struct MailsecTenant {
 };
 
 struct MailsecSettings {
-  std::vector<MailsecTenant> tenants;  // the first is the default; empty: not configured
-  std::vector<std::string> missing;    // what is unset, by name, when not configured
+  std::vector<MailsecTenant> tenants;        // the first is the default; empty: not configured
+  std::vector<std::string> missing;          // what is unset, by name, when not configured
+  std::chrono::minutes counts_interval{60};  // the message-count pull; 0: none
 };
 
 // MAILSEC_BASE_URL, MAILSEC_CLIENT_ID, MAILSEC_CLIENT_SECRET: the tenant "default". MAILSEC_TENANTS

@@ -235,3 +235,39 @@ TEST_F(MailsecTest, TenantsAndTheStateTable) {
   EXPECT_EQ(post("/api/mailsec/held/release", {{"id", "x"}}).status, 403u);
   EXPECT_EQ(call("GET", "/api/mailsec/held").status, 401u);
 }
+
+// The message counts: pulled at start from the SIEM receipt stream, per internal user and UTC day,
+// equal to the fake's own sums; a second pull counts nothing twice; days past 18 months go.
+TEST_F(MailsecTest, MessageCountsArePulledPerUserAndDayAndKept18Months) {
+  fakes.mimecast().seed({.seed = 8, .held = 0, .tracked = 0, .users = 6, .days = 3});
+  add_user("tech@msp.example", kPassword);
+  const std::string old_day = sql("SELECT ((now() AT TIME ZONE 'UTC')::date - interval '18 months 1 day')::date");
+  const std::string kept_day = sql("SELECT ((now() AT TIME ZONE 'UTC')::date - interval '17 months')::date");
+  sql("INSERT INTO mailsec_message_counts (user_email, day, sent, received) VALUES ('old@msp.example', '" + old_day +
+      "', 1, 1), ('old@msp.example', '" + kept_day + "', 2, 2)");
+  const json expected = fakes.mimecast().counts();
+  ASSERT_GT(expected.size(), 5u);
+  const auto stored = [&] {
+    return sql("SELECT count(*) FROM mailsec_message_counts WHERE user_email <> 'old@msp.example'");
+  };
+  start(mailsec_env());
+  ASSERT_TRUE(core::testing::eventually([&] { return stored() == std::to_string(expected.size()); }))
+      << stored() << " of " << expected.size();
+  for (const auto& c : expected)
+    EXPECT_EQ(sql("SELECT sent || '/' || received FROM mailsec_message_counts WHERE user_email = '" +
+                  c["user"].get<std::string>() + "' AND day = '" + c["day"].get<std::string>() + "'"),
+              c["sent"].dump() + "/" + c["received"].dump())
+        << c;
+  EXPECT_EQ(sql("SELECT string_agg(day::text, ',') FROM mailsec_message_counts WHERE user_email = 'old@msp.example'"),
+            kept_day);  // the day past 18 months is gone, the one within kept
+
+  start(mailsec_env());  // pulls again at start: the same days re-read, nothing counted twice
+  ASSERT_TRUE(core::testing::eventually([&] {
+    return sql("SELECT count(*) FROM sync_watermarks WHERE entity_type = 'mailsec:counts:default' AND "
+               "updated_at > now() - interval '2 seconds'") == "1";
+  }));
+  for (const auto& c : expected)
+    EXPECT_EQ(sql("SELECT sent FROM mailsec_message_counts WHERE user_email = '" + c["user"].get<std::string>() +
+                  "' AND day = '" + c["day"].get<std::string>() + "'"),
+              c["sent"].dump());
+}
