@@ -1,6 +1,7 @@
 // The control routes under /_sandbox/autotask (autotask_fake.hpp lists them), and the webhook
 // callout Autotask would send: signed with HMAC-SHA1 of the exact bytes posted.
 #include "sandbox/autotask_fake.hpp"
+#include "sandbox/control_body.hpp"
 
 #include "core/http/client.hpp"
 #include "core/util/digest.hpp"
@@ -93,11 +94,6 @@ std::string pascal(std::string name) {
 }
 
 Response bad_request(const std::string& message) { return autotask::error(400, message); }
-
-json body_of(const Request& req) {
-  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
-                     false);
-}
 
 }  // namespace
 

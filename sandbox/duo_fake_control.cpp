@@ -1,5 +1,6 @@
 // The control routes under /_sandbox/duo (duo_fake.hpp lists them).
 #include "core/util/strings.hpp"
+#include "sandbox/control_body.hpp"
 #include "sandbox/duo_fake.hpp"
 
 #include <optional>
@@ -16,23 +17,8 @@ using nlohmann::json;
 
 namespace {
 
-json body_of(const Request& req) {
-  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
-                     false);
-}
-
 Response bad_request(std::string message) {
   return Response::json({{"stat", "FAIL"}, {"code", 40002}, {"message", std::move(message)}}, Status::bad_request);
-}
-
-// An integer field of a control body within lo..hi; a message for the 400 otherwise.
-std::optional<std::string> read_int(const json& body, const char* name, std::int64_t lo, std::int64_t hi, int& target) {
-  if (!body.contains(name)) return std::nullopt;
-  const auto& v = body[name];
-  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-    return std::string(name) + " must be an integer " + std::to_string(lo) + ".." + std::to_string(hi);
-  target = v.get<int>();
-  return std::nullopt;
 }
 
 }  // namespace

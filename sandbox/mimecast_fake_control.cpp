@@ -1,6 +1,7 @@
 // The control routes under /_sandbox/mimecast (mimecast_fake.hpp lists them), for tests in other processes
 // and the demo.
 #include "core/util/strings.hpp"
+#include "sandbox/control_body.hpp"
 #include "sandbox/mimecast_fake.hpp"
 
 #include <stdexcept>
@@ -19,21 +20,6 @@ namespace {
 
 Response bad_request(const std::string& message) {
   return Response::json({{"error", "bad_request"}, {"message", message}}, Status::bad_request);
-}
-
-json body_of(const Request& req) {
-  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
-                     false);
-}
-
-// An integer field of a control body within lo..hi; a message for the 400 otherwise.
-std::optional<std::string> read_int(const json& body, const char* name, std::int64_t lo, std::int64_t hi, int& target) {
-  if (!body.contains(name)) return std::nullopt;
-  const auto& v = body[name];
-  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-    return std::string(name) + " must be an integer " + std::to_string(lo) + ".." + std::to_string(hi);
-  target = v.get<int>();
-  return std::nullopt;
 }
 
 std::string text(const json& body, const char* name, std::string fallback = {}) {

@@ -1,6 +1,8 @@
 // The control routes under /_sandbox/pax8 (pax8_fake.hpp lists them).
 #include "core/util/strings.hpp"
+#include "sandbox/control_body.hpp"
 #include "sandbox/pax8_fake.hpp"
+
 #include "sandbox/pax8_rest.hpp"
 
 #include <optional>
@@ -15,25 +17,6 @@ using core::http::Request;
 using core::http::Response;
 using core::http::Status;
 using nlohmann::json;
-
-namespace {
-
-json body_of(const Request& req) {
-  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
-                     false);
-}
-
-// An integer field of a control body within lo..hi; a message for the 400 otherwise.
-std::optional<std::string> read_int(const json& body, const char* name, int lo, int hi, int& target) {
-  if (!body.contains(name)) return std::nullopt;
-  const auto& v = body[name];
-  if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-    return std::string(name) + " must be an integer " + std::to_string(lo) + ".." + std::to_string(hi);
-  target = v.get<int>();
-  return std::nullopt;
-}
-
-}  // namespace
 
 void Pax8Fake::install_control(core::http::Router& router) {
   router.post("/_sandbox/pax8/reset", [this](Request&) -> awaitable<Response> {

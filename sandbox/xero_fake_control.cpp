@@ -1,5 +1,6 @@
 // The control routes under /_sandbox/xero (xero_fake.hpp lists them), for tests in other processes
 // and the demo.
+#include "sandbox/control_body.hpp"
 #include "sandbox/xero_fake.hpp"
 
 #include "core/util/strings.hpp"
@@ -19,11 +20,6 @@ using nlohmann::json;
 namespace {
 
 Response bad_request(const std::string& message) { return xero::problem(400, message); }
-
-json body_of(const Request& req) {
-  return json::parse(core::trim(req.body).empty() ? std::string_view("{}") : std::string_view(req.body), nullptr,
-                     false);
-}
 
 // An integer field of `body` within [lo, hi], if present; throws std::invalid_argument otherwise.
 std::optional<std::int64_t> integer(const json& body, const char* name, std::int64_t lo, std::int64_t hi) {
