@@ -1,6 +1,7 @@
 // The Duo fake's state, the gate every API call passes (signature, faults, a failing account) and the
 // Accounts and Admin API routes (duo_fake.hpp lists them).
 #include "sandbox/duo_fake.hpp"
+#include "core/util/digest.hpp"
 
 #include "core/async/sleep.hpp"
 #include "core/http/query.hpp"
@@ -249,7 +250,7 @@ DuoFake::Verdict DuoFake::verify(const Request& req) {
       for (const auto& p : paths) {
         const auto canonical = version == 5 ? duo::canonical_v5(date, method, h, p, query, req.body, x_duo)
                                             : duo::canonical_v2(date, method, h, p, v2_params);
-        if (core::constant_time_equals(duo::hmac_sha512_hex(skey, canonical), signature)) {
+        if (core::constant_time_equals(core::hmac_sha512_hex(skey, canonical), signature)) {
           std::lock_guard lock(mutex_);
           ++signature_versions_[version];
           return Verdict{std::nullopt, version};

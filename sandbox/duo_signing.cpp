@@ -14,20 +14,7 @@
 
 namespace sandbox::duo {
 
-namespace {
-
-std::string hex(const unsigned char* bytes, unsigned len) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * len);
-  for (unsigned i = 0; i < len; ++i) {
-    out += kDigits[bytes[i] >> 4];
-    out += kDigits[bytes[i] & 0xF];
-  }
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string canon_params(const Params& params) {
   std::vector<std::pair<std::string, std::string>> encoded;
@@ -44,21 +31,6 @@ std::string canon_params(const Params& params) {
   return out;
 }
 
-std::string sha512_hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha512(), nullptr);
-  return hex(digest, len);
-}
-
-std::string hmac_sha512_hex(std::string_view key, std::string_view data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha512(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), mac, &len);
-  return hex(mac, len);
-}
-
 std::string canon_x_duo_headers(std::vector<std::pair<std::string, std::string>> headers) {
   for (auto& [name, value] : headers) name = core::to_lower(name);
   std::sort(headers.begin(), headers.end());
@@ -71,7 +43,7 @@ std::string canon_x_duo_headers(std::vector<std::pair<std::string, std::string>>
     joined += '\0';
     joined += value;
   }
-  return sha512_hex(joined);
+  return core::sha512_hex(joined);
 }
 
 std::string canonical_v2(std::string_view date, std::string_view method, std::string_view host, std::string_view path,
@@ -93,14 +65,14 @@ std::string canonical_v5(std::string_view date, std::string_view method, std::st
                          std::vector<std::pair<std::string, std::string>> x_duo_headers) {
   auto out = canonical_v2(date, method, host, path, params);
   out += '\n';
-  out += sha512_hex(body);
+  out += core::sha512_hex(body);
   out += '\n';
   out += canon_x_duo_headers(std::move(x_duo_headers));
   return out;
 }
 
 std::string authorization(std::string_view ikey, std::string_view skey, std::string_view canonical) {
-  return "Basic " + core::base64(std::string(ikey) + ":" + hmac_sha512_hex(skey, canonical));
+  return "Basic " + core::base64(std::string(ikey) + ":" + core::hmac_sha512_hex(skey, canonical));
 }
 
 std::optional<std::string> base64_decode(std::string_view text) {

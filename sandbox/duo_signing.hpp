@@ -22,12 +22,6 @@ using Params = std::vector<std::pair<std::string, std::string>>;  // decoded (na
 // sorted by encoded name, then by encoded value; "" for none.
 std::string canon_params(const Params& params);
 
-// SHA-512 of `data`, lowercase hex (128 characters).
-std::string sha512_hex(std::string_view data);
-
-// HMAC-SHA512 of `data` keyed by `key`, lowercase hex.
-std::string hmac_sha512_hex(std::string_view key, std::string_view data);
-
 // sha512_hex of the X-Duo headers: names lowercased, sorted, then name, value, name, value ... joined
 // by NUL; sha512_hex("") when there are none.
 std::string canon_x_duo_headers(std::vector<std::pair<std::string, std::string>> headers);

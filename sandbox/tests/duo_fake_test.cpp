@@ -166,7 +166,7 @@ TEST(DuoSigning, ReproducesDuoClientPythonsTests) {
   const std::string body = R"({"alpha":["a","b","c","d"],"data":"abc123","info":{"another":2,"test":1}})";
   EXPECT_EQ(duo::canonical_v5("Tue, 17 Nov 2020 14:12:00", "POST", "foO.BaR52.cOm", "/Foo/BaR2/qux", {}, body,
                               {{"X-Duo-Header-1", "header_value_1"}}),
-            "Tue, 17 Nov 2020 14:12:00\nPOST\nfoo.bar52.com\n/Foo/BaR2/qux\n\n" + duo::sha512_hex(body) +
+            "Tue, 17 Nov 2020 14:12:00\nPOST\nfoo.bar52.com\n/Foo/BaR2/qux\n\n" + core::sha512_hex(body) +
                 "\n630b4bfe7e9abd03da2eee8f0a5d4e60a254ec880a839bcc2223bb5b9443e8ef24d58f0254f1f5934bf8c017ebd0fd5b1acf"
                 "86766bdbe74185e712a4092df3ed");
 }
