@@ -101,7 +101,10 @@ build() {
   log "Configuring $dir"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" || return
   log "Building $dir"
-  cmake --build "$dir" -j "${JOBS:-$(nproc)}" || return
+  # BUILD_TARGETS (space-separated): only those, and what they need; unset: everything.
+  local -a targets=()
+  [[ -z "${BUILD_TARGETS:-}" ]] || read -r -a targets <<<"$BUILD_TARGETS"
+  cmake --build "$dir" -j "${JOBS:-$(nproc)}" ${targets[@]+--target "${targets[@]}"} || return
 }
 
 # build_release [EXTRA CMAKE ARGS...]: build/ as the demo, the benchmarks and scripts/test
