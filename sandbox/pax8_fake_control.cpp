@@ -35,11 +35,7 @@ void Pax8Fake::install_control(core::http::Router& router) {
         {"psa_companies", 100'000, &counts.psa_companies}};
     for (const auto& [name, most, target] : numbers)
       if (const auto bad = read_int(body, name, 0, most, *target)) co_return pax8::error(400, *bad, req);
-    if (body.contains("seed")) {
-      if (!body["seed"].is_number_unsigned() || body["seed"].get<std::uint64_t>() > 0xFFFFFFFFu)
-        co_return pax8::error(400, "seed must be a non-negative 32-bit integer", req);
-      counts.seed = body["seed"].get<std::uint32_t>();
-    }
+    if (const auto bad = read_seed(body, counts.seed)) co_return pax8::error(400, *bad, req);
     seed(counts);
     co_return Response::json(stats()["rows"], Status::created);
   });
@@ -48,15 +44,7 @@ void Pax8Fake::install_control(core::http::Router& router) {
     const auto body = body_of(req);
     if (!body.is_object()) co_return pax8::error(400, "body must be a JSON object", req);
     Pax8Faults f;
-    int latency = 0;
-    const std::tuple<const char*, int, int, int*> numbers[] = {{"throttle", 0, 1'000'000, &f.throttle},
-                                                               {"retry_after", 0, 86'400, &f.retry_after},
-                                                               {"server_errors", 0, 1'000'000, &f.server_errors},
-                                                               {"status", 500, 599, &f.status},
-                                                               {"latency_ms", 0, 600'000, &latency}};
-    for (const auto& [name, lo, hi, target] : numbers)
-      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return pax8::error(400, *bad, req);
-    f.latency = std::chrono::milliseconds(latency);
+    if (const auto bad = read_fault_switches(body, f)) co_return pax8::error(400, *bad, req);
     set_faults(f);
     co_return Response::empty();
   });

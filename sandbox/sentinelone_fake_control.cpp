@@ -42,11 +42,7 @@ void SentinelOneFake::install_control(core::http::Router& router) {
     for (const auto& [name, lo, hi, target] : numbers)
       if (const auto bad = read_int(body, name, lo, hi, *target)) co_return bad_request(*bad);
     if (options.agents_max < options.agents_min) co_return bad_request("agents_max must be at least agents_min");
-    if (body.contains("seed")) {
-      if (!body["seed"].is_number_unsigned() || body["seed"].get<std::uint64_t>() > 0xFFFFFFFFu)
-        co_return bad_request("seed must be a non-negative 32-bit integer");
-      options.seed = body["seed"].get<std::uint32_t>();
-    }
+    if (const auto bad = read_seed(body, options.seed)) co_return bad_request(*bad);
     seed(options);
     co_return Response::json(stats()["rows"], Status::created);
   });
@@ -55,15 +51,7 @@ void SentinelOneFake::install_control(core::http::Router& router) {
     const auto body = body_of(req);
     if (!body.is_object()) co_return bad_request("body must be a JSON object");
     SentinelOneFaults f;
-    int latency = 0;
-    const std::tuple<const char*, int, int, int*> numbers[] = {{"throttle", 0, 1'000'000, &f.throttle},
-                                                               {"retry_after", 0, 86'400, &f.retry_after},
-                                                               {"server_errors", 0, 1'000'000, &f.server_errors},
-                                                               {"status", 500, 599, &f.status},
-                                                               {"latency_ms", 0, 600'000, &latency}};
-    for (const auto& [name, lo, hi, target] : numbers)
-      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return bad_request(*bad);
-    f.latency = std::chrono::milliseconds(latency);
+    if (const auto bad = read_fault_switches(body, f)) co_return bad_request(*bad);
     set_faults(f);
     co_return Response::empty();
   });

@@ -44,11 +44,6 @@ constexpr std::string_view kTokens = R"sql(
          needs_reconnect
   FROM accounting_connection
 )sql";
-constexpr std::string_view kTokensLocked = R"sql(
-  SELECT access_token, refresh_token, tenant_id::text, access_expires_at > now() + interval '60 seconds',
-         needs_reconnect
-  FROM accounting_connection FOR UPDATE
-)sql";
 constexpr std::string_view kRefreshed = R"sql(
   UPDATE accounting_connection
   SET access_token = $1, refresh_token = $2, access_expires_at = now() + make_interval(secs => $3),
@@ -175,7 +170,7 @@ awaitable<AccountingConnection::Access> AccountingConnection::access(std::string
   }
 
   auto tx = co_await db_.begin();
-  const auto rows = co_await tx.query(kTokensLocked);  // waits while another caller refreshes
+  const auto rows = co_await tx.query(std::string(kTokens) + " FOR UPDATE");  // waits while another caller refreshes
   if (rows.empty()) throw not_connected();
   if (!rows.front().is_null(4)) throw reconnect(rows.front().text(4));
   if (auto a = usable(rows.front())) co_return *a;  // refreshed by the holder we waited for

@@ -24,9 +24,8 @@ awaitable<accounting::AccountingConnection*> require_accounting(
     integrations::Registry& registry, const std::shared_ptr<accounting::AccountingConnection>& connection) {
   co_await registry.require_enabled("accounting", "accounting");
   if (!connection)
-    throw Problem::unavailable(
-        "the accounting app is not configured (ACCOUNTING_CLIENT_ID, ACCOUNTING_CLIENT_SECRET and "
-        "ACCOUNTING_REDIRECT_URI are unset)");
+    throw integrations::not_configured("the accounting app",
+                                       {"ACCOUNTING_CLIENT_ID", "ACCOUNTING_CLIENT_SECRET", "ACCOUNTING_REDIRECT_URI"});
   co_return connection.get();
 }
 

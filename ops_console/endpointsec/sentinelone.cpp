@@ -64,28 +64,23 @@ awaitable<json> SentinelOneClient::get(std::string path, std::map<std::string, s
     target += separator + core::url_encode(k) + "=" + core::url_encode(v);
     separator = '&';
   }
-  const auto started = integrations::Health::clock::now();
-  std::optional<std::string> failure;
-  json body;
-  try {
-    const auto res = co_await http_.send(
-        {.method = "GET",
-         .url = target,
-         .headers = {{"Authorization", "ApiToken " + settings_.api_token}, {"Accept", "application/json"}},
-         .retry_status = [](int status) { return status == 429 || status >= 500; }});
-    if (!res.ok()) {
-      failure = "the endpoint-security service refused " + path + ": " + reason_of(res);
-    } else {
-      body = json::parse(res.body, nullptr, false);
-      if (!body.is_object() || !body.contains("data"))
-        failure = "the endpoint-security service answered " + path + " without data";
+  co_return co_await health_.observe<json>("endpointsec", [&]() -> awaitable<json> {
+    core::http::OutboundResponse res;
+    try {
+      res = co_await http_.send(
+          {.method = "GET",
+           .url = target,
+           .headers = {{"Authorization", "ApiToken " + settings_.api_token}, {"Accept", "application/json"}},
+           .retry_status = [](int status) { return status == 429 || status >= 500; }});
+    } catch (const core::http::TransportError& e) {
+      throw EndpointSecError("the endpoint-security service could not be reached (" + path + "): " + e.what());
     }
-  } catch (const core::http::TransportError& e) {
-    failure = "the endpoint-security service could not be reached (" + path + "): " + e.what();
-  }
-  health_.record("endpointsec", started, failure);
-  if (failure) throw EndpointSecError(*failure);
-  co_return body;
+    if (!res.ok()) throw EndpointSecError("the endpoint-security service refused " + path + ": " + reason_of(res));
+    auto body = json::parse(res.body, nullptr, false);
+    if (!body.is_object() || !body.contains("data"))
+      throw EndpointSecError("the endpoint-security service answered " + path + " without data");
+    co_return body;
+  });
 }
 
 awaitable<void> SentinelOneClient::each_page(std::string path, std::map<std::string, std::string> query, Page page) {

@@ -8,6 +8,7 @@
 //   ... the call ...
 //   health.record("mfa", started, std::nullopt);      // a success
 //   health.record("mfa", started, "HTTP 503: ...");   // a failure and its error
+//   json j = co_await health.observe<json>("mfa", [&] { return client.get(...); });   // the same, around a call
 //
 // record() does not wait for the database: outcomes are gathered per integration and written by
 // one statement in the background, the calls that arrive while it runs by the next (a call is
@@ -20,6 +21,8 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +36,25 @@ class Health {
 
   // `error`: nullopt for a success; else what failed, in words that carry no secret.
   void record(const std::string& key, clock::time_point started, std::optional<std::string> error);
+
+  // Runs `call`, records its outcome (a failure by the exception's what(), which the clients keep
+  // free of secrets), and answers or rethrows as it did.
+  template <class T>
+  boost::asio::awaitable<T> observe(std::string key, std::function<boost::asio::awaitable<T>()> call) {
+    const auto started = clock::now();
+    std::exception_ptr failure;
+    std::string error;
+    try {
+      T value = co_await call();
+      record(key, started, std::nullopt);
+      co_return value;
+    } catch (const std::exception& e) {
+      failure = std::current_exception();
+      error = e.what();
+    }
+    record(key, started, std::move(error));
+    std::rethrow_exception(failure);
+  }
 
  private:
   struct State;

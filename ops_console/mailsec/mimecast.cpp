@@ -148,20 +148,7 @@ awaitable<json> MimecastClient::attempt(const std::string& method, const std::st
 }
 
 awaitable<json> MimecastClient::send(std::string method, std::string path, std::string body) {
-  const auto started = integrations::Health::clock::now();
-  std::optional<std::string> failure;
-  json answer;
-  try {
-    answer = co_await attempt(method, path, body);
-  } catch (const MailsecForbidden& e) {
-    health_.record("mailsec", started, e.detail());
-    throw;
-  } catch (const MailsecError& e) {
-    failure = e.detail();
-  }
-  health_.record("mailsec", started, failure);
-  if (failure) throw MailsecError(*failure);
-  co_return answer;
+  co_return co_await health_.observe<json>("mailsec", [&] { return attempt(method, path, body); });
 }
 
 awaitable<json> MimecastClient::call(std::string path, json item, Paging paging) {

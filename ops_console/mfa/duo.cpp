@@ -83,17 +83,8 @@ std::string DuoClient::url_of(const std::optional<DuoAccount>& account) const {
 }
 
 awaitable<std::string> DuoClient::call(std::string method, std::string host_url, std::string path, DuoParams params) {
-  const auto started = integrations::Health::clock::now();
-  std::optional<std::string> failure;
-  std::string body;
-  try {
-    body = co_await attempt(std::move(method), std::move(host_url), std::move(path), std::move(params));
-  } catch (const MfaError& e) {
-    failure = e.detail();
-  }
-  health_.record("mfa", started, failure);
-  if (failure) throw MfaError(*failure);
-  co_return body;
+  co_return co_await health_.observe<std::string>(
+      "mfa", [&] { return attempt(std::move(method), std::move(host_url), std::move(path), std::move(params)); });
 }
 
 awaitable<std::string> DuoClient::attempt(std::string method, std::string host_url, std::string path,

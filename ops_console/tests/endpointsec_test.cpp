@@ -47,6 +47,14 @@ TEST_F(EndpointSecTest, ASyncStoresEverySiteWithItsLicencesAndAgents) {
   env["ENDPOINTSEC_PAGE_LIMIT"] = "10";  // three pages
   start_endpointsec(env);
   EXPECT_EQ(call("POST", "/api/endpointsec/sync", nullptr, tech).status, 403u);  // admins only
+  fakes.sentinelone().set_faults({.latency = std::chrono::milliseconds(100)});   // a run takes a while
+  ASSERT_EQ(call("POST", "/api/endpointsec/sync", nullptr, boss).status, 202u);
+  EXPECT_EQ(call("POST", "/api/endpointsec/sync", nullptr, boss).status, 409u);  // one run at a time
+  EXPECT_EQ(get("/api/endpointsec/sync", tech)["inProgress"], true);
+  fakes.sentinelone().set_faults({});
+  ASSERT_TRUE(core::testing::eventually([&] { return get("/api/endpointsec/sync", tech)["inProgress"] == false; },
+                                        std::chrono::seconds(30)));
+  sql("DELETE FROM sync_history");
   sync();
   const json state = get("/api/endpointsec/sync", tech);
   const json sites = fakes.sentinelone().sites();
@@ -60,7 +68,7 @@ TEST_F(EndpointSecTest, ASyncStoresEverySiteWithItsLicencesAndAgents) {
                 one["id"].get<std::string>() + "'"),
             one["name"].get<std::string>() + " " + one["agents"].dump() + " " + one["active_agents"].dump() + " " +
                 one["totalLicenses"].dump());
-  EXPECT_EQ(fakes.sentinelone().stats()["calls"]["sites"], 3);
+  EXPECT_EQ(fakes.sentinelone().stats()["calls"]["sites"], 6);  // two runs of three pages
   EXPECT_TRUE(core::testing::eventually([&] {
     return sql("SELECT failures || ' ' || (calls >= 3) FROM integration_health WHERE key = 'endpointsec'") == "0 true";
   }));
