@@ -1,7 +1,9 @@
 #include "ops_console/service.hpp"
 
+#include "ops_console/analyzer/jobs.hpp"
 #include "ops_console/api/accounting.hpp"
 #include "ops_console/api/admin.hpp"
+#include "ops_console/api/analyzer.hpp"
 #include "ops_console/api/auth.hpp"
 #include "ops_console/api/data.hpp"
 #include "ops_console/api/distributor.hpp"
@@ -12,6 +14,7 @@
 #include "ops_console/api/mailsec.hpp"
 #include "ops_console/api/mfa.hpp"
 #include "ops_console/api/notifications.hpp"
+#include "ops_console/api/phishing.hpp"
 #include "ops_console/api/preferences.hpp"
 #include "ops_console/api/sync.hpp"
 #include "ops_console/api/tags.hpp"
@@ -62,6 +65,7 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
   }
   install_sync_routes(ctx, id, registry, sync);
   install_webhook_routes(ctx, id, std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret));
+  install_phishing_routes(ctx, id, client, registry);  // without a client, only pasted headers are read
 }
 
 // The distributor's client and sync when it is configured; its routes always (the copy answers
@@ -149,6 +153,20 @@ void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity
   install_mailsec_routes(ctx, id, std::move(registry), std::move(wiring));
 }
 
+// The analyzer's routes always; its workers when a model is configured and this instance runs any.
+void install_analyzer(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                      const analyzer::AnalyzerSettings& settings, const core::llm::LlmSettings& llm,
+                      const core::graph::GraphSettings& graph) {
+  auto wiring = std::make_shared<AnalyzerWiring>();
+  wiring->settings = settings;
+  if (llm.configured()) wiring->llm = std::make_shared<core::llm::ChatClient>(ctx.executor, llm);
+  if (graph.missing().empty()) wiring->graph = std::make_shared<core::graph::GraphClient>(ctx.executor, graph);
+  if (wiring->llm && settings.workers > 0)
+    analyzer::Workers::start(ctx, std::make_shared<analyzer::Pipeline>(ctx.db, wiring->llm, settings), settings);
+  install_phishing_classify_route(ctx, id, wiring->llm, settings.pricing);
+  install_analyzer_routes(ctx, id, std::move(wiring));
+}
+
 }  // namespace
 
 const core::app::ServiceDefinition& definition() {
@@ -177,9 +195,11 @@ const core::app::ServiceDefinition& definition() {
         auto endpointsec_settings = endpointsec::read_endpointsec_settings(env);
         auto mailsec_settings = mailsec::read_mailsec_settings(env);
         auto graph_settings = core::graph::read_graph_settings(env);
+        auto llm_settings = core::llm::read_llm_settings(env);
+        auto analyzer_settings = analyzer::read_analyzer_settings(env);
         return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
                 distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, mailsec_settings,
-                graph_settings](core::app::Context& ctx) {
+                graph_settings, llm_settings, analyzer_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -203,6 +223,7 @@ const core::app::ServiceDefinition& definition() {
           install_mfa(ctx, id, registry, mfa_settings, health);
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
           install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, health);
+          install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_settings);
           // Dashboards and the rest arrive with their issues.
         };
       },

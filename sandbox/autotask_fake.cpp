@@ -3,6 +3,7 @@
 #include "sandbox/autotask_fake.hpp"
 
 #include "core/async/sleep.hpp"
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "sandbox/autotask_rest.hpp"
 
@@ -45,6 +46,31 @@ json render(const EntitySchema&, const json& row, const std::vector<std::string>
 const EntitySchema* url_entity(std::string_view name) {
   const auto* e = find_entity(name);
   return e && core::iequals(e->name, name) ? e : nullptr;
+}
+
+const EntitySchema& ticket_attachment_schema() {
+  static const EntitySchema schema = [] {
+    EntitySchema e{.name = "TicketAttachments", .singular = "TicketAttachment"};
+    using T = FieldType;
+    const std::pair<const char*, FieldType> fields[] = {{"id", T::long_integer},
+                                                        {"parentID", T::long_integer},
+                                                        {"ticketID", T::integer},
+                                                        {"title", T::string},
+                                                        {"fullPath", T::string},
+                                                        {"contentType", T::string},
+                                                        {"attachmentType", T::string},
+                                                        {"fileSize", T::decimal},
+                                                        {"publish", T::integer},
+                                                        {"attachDate", T::date_time},
+                                                        {"attachedByContactID", T::long_integer},
+                                                        {"attachedByResourceID", T::long_integer},
+                                                        {"creatorType", T::integer},
+                                                        {"opportunityID", T::long_integer}};
+    for (const auto& [name, type] : fields) e.fields.push_back({.name = name, .type = type});
+    e.fields.front().required = e.fields.front().read_only = true;
+    return e;
+  }();
+  return schema;
 }
 
 }  // namespace autotask
@@ -180,6 +206,43 @@ std::optional<json> AutotaskFake::row(const std::string& entity, std::int64_t id
   const auto it = t.rows.find(id);
   if (it == t.rows.end()) return std::nullopt;
   return autotask::render(schema, it->second);
+}
+
+json AutotaskFake::attach(std::int64_t ticket_id, const std::string& title, const std::string& content_type,
+                          std::string_view bytes) {
+  const auto now = autotask::format_time(core::now());
+  std::lock_guard lock(mutex_);
+  if (!table("Tickets").rows.contains(ticket_id)) throw std::invalid_argument("no ticket " + std::to_string(ticket_id));
+  auto& t = tables_[autotask::ticket_attachment_schema().name];
+  const auto id = t.next_id++;
+  json row{{"id", id},
+           {"parentID", ticket_id},
+           {"ticketID", ticket_id},
+           {"title", title},
+           {"fullPath", title},
+           {"contentType", content_type},
+           {"attachmentType", "FILE_ATTACHMENT"},
+           {"fileSize", bytes.size()},
+           {"publish", 1},
+           {"attachDate", now},
+           {"attachedByContactID", nullptr},
+           {"attachedByResourceID", nullptr},
+           {"creatorType", 1},
+           {"opportunityID", nullptr},
+           {"data", core::base64(bytes)}};
+  t.rows[id] = row;
+  return autotask::render(autotask::ticket_attachment_schema(), row);
+}
+
+std::vector<json> AutotaskFake::attachments(std::int64_t ticket_id) const {
+  std::lock_guard lock(mutex_);
+  std::vector<json> out;
+  const auto it = tables_.find(autotask::ticket_attachment_schema().name);
+  if (it == tables_.end()) return out;
+  for (const auto& [id, row] : it->second.rows)
+    if (row.value("parentID", json(nullptr)) == ticket_id)
+      out.push_back(autotask::render(autotask::ticket_attachment_schema(), row));
+  return out;
 }
 
 void AutotaskFake::set_faults(AutotaskFaults faults) {

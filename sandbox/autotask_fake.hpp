@@ -18,6 +18,15 @@
 //                                                  isDefaultValue, parentValue}], ...}]}
 //   GET  .../V1.0/{Entity}/entityInformation/userDefinedFields  {fields: []}
 //   GET  .../V1.0/{Entity}/entityInformation       {info: {name, canQuery, hasUserDefinedFields, ...}}
+//   GET  .../V1.0/Tickets/{id}/Attachments         a ticket's attachments (the TicketAttachments child
+//                                                  collection): {items, pageDetails}, items without `data`
+//   GET  .../V1.0/Tickets/{id}/Attachments/{aid}   one, with its bytes: {items: [{..., data: base64}]}
+//                                                  (Autotask's FileQueryResultModel); {items: []} when the
+//                                                  ticket has no such attachment
+//   POST .../V1.0/TicketAttachments/query          (and query/next, query/count, GET TicketAttachments/{id}):
+//                                                  the attachments as an entity, filterable on ticketID,
+//                                                  parentID, title, contentType ...; `data` is never in a
+//                                                  query's items, as on Autotask
 // (V1.0 or v1.0; entity names case-insensitive.) Entities: Tickets, Companies, Contacts, Resources,
 // TimeEntries, Projects, Tasks, Contracts, ConfigurationItems, TagGroups, Tags, TicketTagAssociations,
 // DeletedTicketLogs (a deleted ticket leaves one, filterable on deletedDateTime, as in Autotask)
@@ -51,9 +60,15 @@
 //   POST   /_sandbox/autotask/seed                        {seed, companies, contacts, resources, tickets,
 //                                                         time_entries, projects, tasks, contracts,
 //                                                         configuration_items, tag_groups, tags, ticket_tags,
-//                                                         days}: a believable MSP (autotask_seed.hpp)
+//                                                         days}: a believable MSP (autotask_seed.hpp), six
+//                                                         of whose tickets are reported mails with the .eml
+//                                                         attached and one has pasted headers
+//                                                         (sandbox/phishing_mails.hpp)
 //   GET    /_sandbox/autotask/entities/{entity}           every row, by id
 //   POST   /_sandbox/autotask/entities/{entity}           one row, added or replaced (id optional) → 201 {item}
+//   POST   /_sandbox/autotask/tickets/{id}/attachments    {title, contentType?, raw | data (base64)}: attaches a
+//                                                         file (a reported .eml, say) to a ticket → 201 {item}
+//   GET    /_sandbox/autotask/tickets/{id}/attachments    its attachments, without their data
 //   PATCH  /_sandbox/autotask/entities/{entity}/{id}      change fields; bumps the last-modified field → {item}
 //   DELETE /_sandbox/autotask/entities/{entity}/{id}      → 204
 //   PUT    /_sandbox/autotask/faults                      {throttle, retry_after, server_errors, status,
@@ -78,9 +93,17 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sandbox {
+
+namespace autotask {
+struct EntitySchema;
+// TicketAttachments as a query and a child collection serve them (`data` is not among its fields:
+// no query returns it, and none may filter on it).
+const EntitySchema& ticket_attachment_schema();
+}  // namespace autotask
 
 struct AutotaskFakeOptions {
   std::string integration_code = "sandbox-integration";
@@ -141,6 +164,13 @@ class AutotaskFake {
   bool remove(const std::string& entity, std::int64_t id);
   std::vector<nlohmann::json> rows(const std::string& entity) const;
   std::optional<nlohmann::json> row(const std::string& entity, std::int64_t id) const;
+  // Attaches `bytes` to a ticket as a file attachment (TicketAttachments), kept as Autotask returns
+  // them (base64 `data`); throws std::invalid_argument when the fake has no such ticket. Returns
+  // the attachment without its data.
+  nlohmann::json attach(std::int64_t ticket_id, const std::string& title, const std::string& content_type,
+                        std::string_view bytes);
+  // A ticket's attachments, without their data.
+  std::vector<nlohmann::json> attachments(std::int64_t ticket_id) const;
   void set_faults(AutotaskFaults faults);
   nlohmann::json stats() const;
   const AutotaskFakeOptions& options() const { return options_; }
@@ -169,8 +199,10 @@ class AutotaskFake {
   boost::asio::awaitable<core::http::Response> serve(core::http::Request& req, std::string endpoint, Work work);
   std::optional<core::http::Response> refuse_credentials(const core::http::Request& req) const;
 
-  core::http::Response query(core::http::Request& req, const nlohmann::json& search, const std::string& paging);
-  core::http::Response count(core::http::Request& req, const nlohmann::json& search);
+  core::http::Response query(core::http::Request& req, const autotask::EntitySchema& entity,
+                             const nlohmann::json& search, const std::string& paging);
+  core::http::Response count(const autotask::EntitySchema& entity, const nlohmann::json& search);
+  void install_attachments(core::http::Router& router);  // autotask_fake_api.cpp
 
   Table& table(const std::string& entity);  // callers hold mutex_
   const Table& table(const std::string& entity) const;

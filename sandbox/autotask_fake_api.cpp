@@ -111,8 +111,8 @@ json field_info(const EntitySchema& entity, const FieldSchema& f) {
 
 }  // namespace
 
-Response AutotaskFake::query(Request& req, const json& search, const std::string& paging) {
-  const auto* entity = url_entity(req.param("entity"));
+Response AutotaskFake::query(Request& req, const EntitySchema& schema, const json& search, const std::string& paging) {
+  const auto* entity = &schema;
   try {
     int page_size = max_records(search);
     const auto include = include_fields(search, *entity);
@@ -135,7 +135,7 @@ Response AutotaskFake::query(Request& req, const json& search, const std::string
 
     std::vector<const json*> matching;  // in id order
     std::lock_guard lock(mutex_);
-    const auto& rows = table(entity->name).rows;
+    const auto& rows = tables_[entity->name].rows;
     for (const auto& [id, row] : rows)
       if (filter.matches(row)) matching.push_back(&row);
     const auto id_of = [](const json* row) { return (*row)["id"].get<std::int64_t>(); };
@@ -174,13 +174,12 @@ Response AutotaskFake::query(Request& req, const json& search, const std::string
   }
 }
 
-Response AutotaskFake::count(Request& req, const json& search) {
-  const auto* entity = url_entity(req.param("entity"));
+Response AutotaskFake::count(const EntitySchema& entity, const json& search) {
   try {
-    const auto filter = filter_of(search, *entity);
+    const auto filter = filter_of(search, entity);
     std::int64_t n = 0;
     std::lock_guard lock(mutex_);
-    for (const auto& [id, row] : table(entity->name).rows) n += filter.matches(row) ? 1 : 0;
+    for (const auto& [id, row] : tables_[entity.name].rows) n += filter.matches(row) ? 1 : 0;
     return Response::json({{"queryCount", n}});
   } catch (const QueryError& e) {
     return error(500, e.message);
@@ -203,19 +202,21 @@ void AutotaskFake::install_api(core::http::Router& router) {
   auto query_from = [this](bool from_body) -> Work {
     return [this, from_body](Request& req) {
       const auto search = search_of(req, from_body);
-      return search ? query(req, *search, "") : not_json();
+      return search ? query(req, *url_entity(req.param("entity")), *search, "") : not_json();
     };
   };
   // A page URL carries the query and where to go on; a POST to it may repeat the query in its body.
   Work next = [this](Request& req) {
     auto search = search_of(req, false);
     if (search && search->empty() && req.method == core::http::Verb::post) search = search_of(req, true);
-    return search ? query(req, *search, std::string(req.query.get("paging").value_or(""))) : not_json();
+    return search ? query(req, *url_entity(req.param("entity")), *search,
+                          std::string(req.query.get("paging").value_or("")))
+                  : not_json();
   };
   auto count_from = [this](bool from_body) -> Work {
     return [this, from_body](Request& req) {
       const auto search = search_of(req, from_body);
-      return search ? count(req, *search) : not_json();
+      return search ? count(*url_entity(req.param("entity")), *search) : not_json();
     };
   };
   Work by_id = [this](Request& req) {
@@ -285,6 +286,87 @@ void AutotaskFake::install_api(core::http::Router& router) {
     router.get(at + "/{entity}/entityInformation/fields", entity_call(fields));
     router.get(at + "/{entity}/entityInformation/userDefinedFields", entity_call(udfs));
     router.get(at + "/{entity}/{id}", entity_call(by_id));
+  }
+  install_attachments(router);
+}
+
+// TicketAttachments: the child collection of a ticket, and the entity's own query routes (literal
+// "TicketAttachments": the generic {entity} routes serve the entities of autotask_schema.cpp).
+void AutotaskFake::install_attachments(core::http::Router& router) {
+  const auto& schema = ticket_attachment_schema();
+  const auto call = [this](Work work) -> core::http::Handler {
+    return
+        [this, work](Request& req) -> awaitable<Response> { co_return co_await serve(req, "TicketAttachments", work); };
+  };
+  // One attachment with its bytes, as Autotask's FileQueryResultModel: {items: [...]} (empty: none).
+  const auto with_data = [this, &schema](std::int64_t id, std::optional<std::int64_t> parent) {
+    std::lock_guard lock(mutex_);
+    const auto& rows = tables_[schema.name].rows;
+    const auto it = rows.find(id);
+    json items = json::array();
+    if (it != rows.end() && (!parent || it->second.value("parentID", json(nullptr)) == *parent)) {
+      auto item = render(schema, it->second);
+      item["data"] = it->second.value("data", json(nullptr));
+      items.push_back(std::move(item));
+    }
+    return Response::json({{"items", items}});
+  };
+  Work children = [this, &schema](Request& req) {
+    const auto parent = core::parse_int64(req.param("id"));
+    if (!core::iequals(req.param("entity"), "Tickets") || !parent)
+      return error(404, "No resource was found at " + req.path + ".");
+    json items = json::array();
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, row] : tables_[schema.name].rows)
+      if (row.value("parentID", json(nullptr)) == *parent) items.push_back(render(schema, row));
+    const auto count = items.size();
+    return Response::json(
+        {{"items", std::move(items)},
+         {"pageDetails",
+          {{"count", count}, {"requestCount", kMaxRecords}, {"prevPageUrl", nullptr}, {"nextPageUrl", nullptr}}}});
+  };
+  Work child = [with_data](Request& req) {
+    const auto parent = core::parse_int64(req.param("id"));
+    const auto id = core::parse_int64(req.param("attachmentId"));
+    if (!core::iequals(req.param("entity"), "Tickets") || !parent || !id)
+      return error(404, "No resource was found at " + req.path + ".");
+    return with_data(*id, parent);
+  };
+  Work by_id = [with_data](Request& req) {
+    const auto id = core::parse_int64(req.param("id"));
+    return id ? with_data(*id, std::nullopt) : error(404, "No resource was found at " + req.path + ".");
+  };
+  const auto query_from = [this, &schema](bool from_body) -> Work {
+    return [this, &schema, from_body](Request& req) {
+      const auto search = search_of(req, from_body);
+      return search ? query(req, schema, *search, "") : not_json();
+    };
+  };
+  Work next = [this, &schema](Request& req) {
+    auto search = search_of(req, false);
+    if (search && search->empty() && req.method == core::http::Verb::post) search = search_of(req, true);
+    return search ? query(req, schema, *search, std::string(req.query.get("paging").value_or(""))) : not_json();
+  };
+  const auto count_from = [this, &schema](bool from_body) -> Work {
+    return [this, &schema, from_body](Request& req) {
+      const auto search = search_of(req, from_body);
+      return search ? count(schema, *search) : not_json();
+    };
+  };
+  for (const std::string version : {"V1.0", "v1.0"}) {
+    const std::string at = std::string(kBase) + "/" + version;
+    for (const std::string attachments : {"Attachments", "attachments"}) {
+      router.get(at + "/{entity}/{id}/" + attachments, call(children));
+      router.get(at + "/{entity}/{id}/" + attachments + "/{attachmentId}", call(child));
+    }
+    const std::string entity = at + "/TicketAttachments";
+    router.get(entity + "/query", call(query_from(false)));
+    router.post(entity + "/query", call(query_from(true)));
+    router.get(entity + "/query/next", call(next));
+    router.post(entity + "/query/next", call(next));
+    router.get(entity + "/query/count", call(count_from(false)));
+    router.post(entity + "/query/count", call(count_from(true)));
+    router.get(entity + "/{id}", call(by_id));
   }
 }
 

@@ -8,6 +8,7 @@
 #include "core/util/strings.hpp"
 #include "sandbox/autotask_rest.hpp"
 
+#include <sodium.h>
 #include <boost/asio/this_coro.hpp>
 
 #include <stdexcept>
@@ -232,6 +233,41 @@ void AutotaskFake::install_control(core::http::Router& router) {
     const auto id = core::parse_int64(req.param("id"));
     if (!entity || !id || !remove(entity->name, *id)) co_return autotask::error(404, "no such row");
     co_return Response::empty();
+  });
+
+  // A file attached to a ticket (a reported .eml for the phishing tests): `raw` as its bytes, or
+  // `data` in base64.
+  router.post("/_sandbox/autotask/tickets/{id}/attachments", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    const auto ticket = core::parse_int64(req.param("id"));
+    if (!body.is_object() || !body.contains("title") || !body["title"].is_string() ||
+        !(body.contains("raw") ? body["raw"].is_string() : body.contains("data") && body["data"].is_string()))
+      co_return bad_request("body must be {title, contentType?, raw | data (base64)}");
+    std::string bytes;
+    if (body.contains("raw")) {
+      bytes = body["raw"].get<std::string>();
+    } else {
+      const auto data = body["data"].get<std::string>();
+      bytes.resize(data.size());
+      std::size_t size = 0;
+      const char* end = nullptr;
+      if (!data.empty() && (sodium_base642bin(reinterpret_cast<unsigned char*>(bytes.data()), bytes.size(), data.data(),
+                                              data.size(), "\r\n", &size, &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+                            end != data.data() + data.size()))
+        co_return bad_request("data must be base64");
+      bytes.resize(size);
+    }
+    try {
+      co_return Response::json({{"item", attach(ticket.value_or(0), body["title"].get<std::string>(),
+                                                body.value("contentType", "message/rfc822"), bytes)}},
+                               Status::created);
+    } catch (const std::invalid_argument& e) {
+      co_return autotask::error(404, e.what());
+    }
+  });
+
+  router.get("/_sandbox/autotask/tickets/{id}/attachments", [this](Request& req) -> awaitable<Response> {
+    co_return Response::json({{"items", attachments(core::parse_int64(req.param("id")).value_or(0))}});
   });
 
   router.put("/_sandbox/autotask/faults", [this](Request& req) -> awaitable<Response> {

@@ -1,7 +1,9 @@
 #include "sandbox/autotask_seed.hpp"
 
+#include "sandbox/phishing_mails.hpp"
 #include "sandbox/seed_random.hpp"
 
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 
 #include <algorithm>
@@ -519,6 +521,52 @@ std::map<std::string, std::vector<json>> seed_rows(const SeedCounts& counts, cor
     if (completed && !alert) done.push_back({id, resource, *first_response, *completed, title});
   }
 
+  // --- Reported mails: the most recent open tickets a contact raised become phishing reports, the
+  // first six with the forwarded message attached (TicketAttachments), the next with its headers
+  // pasted into the description (sandbox/phishing_mails.hpp). No random draw: the rest of the MSP
+  // is the same with or without them. ---
+  {
+    const auto& mails = phishing::reported_mails();
+    auto& tickets = out["Tickets"];
+    std::vector<json*> reports;
+    for (auto it = tickets.rbegin(); it != tickets.rend() && reports.size() < mails.size() + 1; ++it)
+      if ((*it)["status"] != 5 && !(*it)["contactID"].is_null()) reports.push_back(&*it);
+    std::int64_t attachment = 1;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      auto& t = *reports[i];
+      const auto contact = t["contactID"].get<std::int64_t>();
+      const auto [first, last] = contact_names[contact];
+      t["issueType"] = 4;
+      t["subIssueType"] = 402;  // Email / Spam / Phishing
+      t["source"] = 4;          // Email
+      t["ticketType"] = 2;
+      t["queueID"] = 29682833;
+      if (i == mails.size()) {
+        t["title"] = "Phishing report: Your account access has been limited";
+        t["description"] = phishing::pasted_headers_description();
+        continue;
+      }
+      const auto& mail = mails[i];
+      t["title"] = "Phishing report: " + mail.subject;
+      t["description"] = first + " " + last + " forwarded this e-mail as suspected phishing; it is attached.";
+      out["TicketAttachments"].push_back({{"id", attachment++},
+                                          {"parentID", t["id"]},
+                                          {"ticketID", t["id"]},
+                                          {"title", mail.file_name},
+                                          {"fullPath", mail.file_name},
+                                          {"contentType", mail.content_type},
+                                          {"attachmentType", "FILE_ATTACHMENT"},
+                                          {"fileSize", mail.raw.size()},
+                                          {"publish", 1},
+                                          {"attachDate", t["createDate"]},
+                                          {"attachedByContactID", contact},
+                                          {"attachedByResourceID", nullptr},
+                                          {"creatorType", 2},
+                                          {"opportunityID", nullptr},
+                                          {"data", core::base64(mail.raw)}});
+    }
+  }
+
   // --- Time entries: the work on completed tickets and tasks, ids in the order they were logged ---
   std::vector<json> entries;
   for (int i = 0; i < counts.time_entries && (!done.empty() || !tasks_done.empty()); ++i) {
@@ -628,8 +676,9 @@ std::map<std::string, std::vector<json>> seed_rows(const SeedCounts& counts, cor
     out["TicketTagAssociations"].push_back({{"id", association++}, {"ticketID", ticket}, {"tagID", tag}});
 
   // Every entity has its list, empty or not.
-  for (const char* name : {"Tickets", "Companies", "Contacts", "Resources", "TimeEntries", "Projects", "Tasks",
-                           "Contracts", "ConfigurationItems", "TagGroups", "Tags", "TicketTagAssociations"})
+  for (const char* name :
+       {"Tickets", "Companies", "Contacts", "Resources", "TimeEntries", "Projects", "Tasks", "Contracts",
+        "ConfigurationItems", "TagGroups", "Tags", "TicketTagAssociations", "TicketAttachments"})
     out[name];
   return out;
 }

@@ -6,7 +6,9 @@
 // Process, Waiting Customer or Waiting Vendor, with createDate ≤ firstResponseDateTime ≤
 // completedDate (= resolvedDateTime) ≤ lastActivityDate ≤ now; time entries on completed
 // tickets and on tasks; projects with their tasks, contracts, configuration items, tag groups,
-// tags and tags on tickets.
+// tags and tags on tickets. The most recent open tickets raised by contacts include seven
+// phishing reports: six with the reported message attached ("TicketAttachments" rows, `data` in
+// base64), one with its headers pasted (sandbox/phishing_mails.hpp).
 #include "core/util/time.hpp"
 
 #include <nlohmann/json.hpp>

@@ -40,6 +40,8 @@ void GraphFake::reset() {
   std::lock_guard lock(mutex_);
   mailboxes_.clear();
   denied_.clear();
+  mail_send_ = true;
+  sent_.clear();
   tokens_.clear();
   faults_ = {};
   requests_ = tokens_issued_ = 0;
@@ -103,9 +105,19 @@ void GraphFake::deny_access(const std::string& mailbox, bool denied) {
     denied_.erase(core::to_lower(mailbox));
 }
 
+void GraphFake::grant_mail_send(bool granted) {
+  std::lock_guard lock(mutex_);
+  mail_send_ = granted;
+}
+
+std::vector<SentMail> GraphFake::sent() const {
+  std::lock_guard lock(mutex_);
+  return sent_;
+}
+
 void GraphFake::set_faults(GraphFaults faults) {
   std::lock_guard lock(mutex_);
-  faults_ = faults;
+  faults_ = std::move(faults);
 }
 
 json GraphFake::stats() const {
@@ -116,7 +128,11 @@ json GraphFake::stats() const {
                    {"deleted", box.deleted.size()},
                    {"most_in_flight", box.most_in_flight},
                    {"access_denied", denied_.contains(name)}};
-  return {{"requests", requests_}, {"tokens_issued", tokens_issued_}, {"mailboxes", boxes}};
+  return {{"requests", requests_},
+          {"tokens_issued", tokens_issued_},
+          {"mailboxes", boxes},
+          {"sent", sent_.size()},
+          {"mail_send_granted", mail_send_}};
 }
 
 std::string GraphFake::folder_id(const std::string& mailbox, const std::string& name) const {

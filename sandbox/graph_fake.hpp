@@ -29,6 +29,25 @@
 //     message, now in Deleted Items (recoverable; listed by mailFolders/deleteditems/messages); DELETE
 //     → 204, the message leaves the folders (kept in deleted(mb), like Recoverable Items).
 //
+// Sending (issue 21), as learn.microsoft.com/graph/api/user-sendmail documents it:
+//   - POST /v1.0/users/{id | userPrincipalName}/sendMail {message: {subject, body: {contentType:
+//     "Text"|"HTML", content}, toRecipients: [{emailAddress: {address, name?}}], ccRecipients?,
+//     bccRecipients?}, saveToSentItems?} → 202 with an empty body. Behind the token, the fault
+//     switches and the mailbox checks of every route (an unknown sender: 404 ErrorInvalidUser, as for
+//     any call on a mailbox the fake does not have; a denied one: 403 ErrorAccessDenied). The app
+//     needs the Mail.Send application permission: after grant_mail_send(false) every sendMail answers
+//     403 ErrorAccessDenied "Access is denied. Check credentials and try again." (what Graph answers an
+//     app without it). No recipient in to, cc and bcc: 400 ErrorInvalidRecipients "At least one
+//     recipient is not valid., A message can't be sent because it contains no recipients."; an address
+//     that is not an e-mail address: 400 ErrorInvalidRecipients "At least one recipient is not valid.,
+//     Recipient '<address>' is not resolved. All recipients must be resolved before a message can be
+//     submitted." (both as Graph's clients record them). A body that is not JSON or has no message
+//     object: 400 BadRequest; a contentType other than text or html (any case): 400 RequestBodyRead
+//     (the code unverified). saveToSentItems (default true) also files a copy, read, in the sender's
+//     Sent Items. Nothing is delivered: sent() and GET /_sandbox/graph/sent list what was accepted.
+//   - The `send_fail` fault ({status, code, message?}): every sendMail that passes the checks above
+//     answers that status with Graph's error body, until the faults are replaced.
+//
 // Control routes (for tests in other processes and the demo), under /_sandbox/graph:
 //   POST   /_sandbox/graph/reset                              forget every mailbox and switch
 //   POST   /_sandbox/graph/mailboxes/{mailbox}                create an empty mailbox
@@ -40,7 +59,13 @@
 //   PUT    /_sandbox/graph/mailboxes/{mailbox}/access         {denied: true|false}: every call on the
 //                                                              mailbox answers 403 ErrorAccessDenied
 //   PUT    /_sandbox/graph/faults                             {throttle, retry_after, server_errors,
-//                                                              status, latency_ms, method}
+//                                                              status, latency_ms, method,
+//                                                              send_fail: {status 400..599, code, message?}}
+//   PUT    /_sandbox/graph/permissions                        {"Mail.Send": true|false}: the app's
+//                                                              application permission to send
+//   GET    /_sandbox/graph/sent                               {sent: [{from, subject, contentType, body,
+//                                                              to, cc, bcc, saveToSentItems, sentDateTime}]}
+//                                                              every message sendMail accepted, oldest first
 //   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
 #include "core/http/router.hpp"
 #include "sandbox/fake_message.hpp"
@@ -70,6 +95,24 @@ struct GraphFaults {
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every API call
   std::string method;                    // when set (e.g. "DELETE"), only calls of this method get the 429s and errors
+  int send_fail_status = 0;              // when set, every sendMail answers it with send_fail_code
+  std::string send_fail_code;            // Graph's error code, e.g. "ErrorAccessDenied"
+  std::string send_fail_message;         // empty: a generic message
+};
+
+// One message sendMail accepted.
+struct SentMail {
+  struct Recipient {
+    std::string address;
+    std::string name;
+  };
+  std::string from;  // the mailbox it was sent from, lowercased
+  std::string subject;
+  std::string content_type;  // "Text" or "HTML", as sent
+  std::string body;
+  std::vector<Recipient> to, cc, bcc;
+  bool save_to_sent_items = true;
+  core::Timestamp sent_at{};
 };
 
 class GraphFake {
@@ -89,6 +132,9 @@ class GraphFake {
   void revoke_tokens();  // every issued token stops working, as after a secret rotation
   // true: every call on the mailbox answers 403 ErrorAccessDenied (the app may not open it); false: it may again.
   void deny_access(const std::string& mailbox, bool denied = true);
+  // false: the app lacks the Mail.Send application permission; every sendMail answers 403.
+  void grant_mail_send(bool granted = true);
+  std::vector<SentMail> sent() const;  // every message sendMail accepted, oldest first
   nlohmann::json stats() const;
 
  private:
@@ -101,7 +147,7 @@ class GraphFake {
   struct Call;  // one API call: its mailbox's in-flight count, released when done
 
   void install_token(core::http::Router& router);     // graph_fake_token.cpp
-  void install_messages(core::http::Router& router);  // graph_fake_messages.cpp
+  void install_messages(core::http::Router& router);  // graph_fake_messages.cpp (and sendMail)
   void install_control(core::http::Router& router);   // graph_fake_control.cpp
 
   std::string folder_id(const std::string& mailbox, const std::string& name) const;
@@ -113,6 +159,8 @@ class GraphFake {
   mutable std::mutex mutex_;
   std::map<std::string, Mailbox> mailboxes_;
   std::set<std::string> denied_;  // mailboxes the app may not open
+  bool mail_send_ = true;         // the app's Mail.Send application permission
+  std::vector<SentMail> sent_;
   std::map<std::string, std::chrono::steady_clock::time_point> tokens_;
   GraphFaults faults_;
   std::int64_t requests_ = 0;

@@ -3,6 +3,7 @@
 #include "sandbox/graph_fake.hpp"
 
 #include "core/util/strings.hpp"
+#include "sandbox/control_body.hpp"
 #include "sandbox/graph_error.hpp"
 
 namespace sandbox {
@@ -79,8 +80,46 @@ void GraphFake::install_control(core::http::Router& router) {
     f.status = body.value("status", 503);
     f.latency = std::chrono::milliseconds(body.value("latency_ms", 0));
     f.method = body.value("method", "");
-    set_faults(f);
+    if (body.contains("send_fail") && !body["send_fail"].is_null()) {
+      const auto& fail = body["send_fail"];
+      if (!fail.is_object() || !fail.contains("code") || !fail["code"].is_string() || fail["code"] == "")
+        co_return graph_error(400, "BadRequest", "send_fail must be {status, code, message?}");
+      f.send_fail_status = 503;
+      if (auto bad = read_int(fail, "status", 400, 599, f.send_fail_status))
+        co_return graph_error(400, "BadRequest", *bad);
+      f.send_fail_code = fail["code"];
+      if (fail.contains("message") && !fail["message"].is_string())
+        co_return graph_error(400, "BadRequest", "send_fail.message must be a string");
+      f.send_fail_message = fail.value("message", "");
+    }
+    set_faults(std::move(f));
     co_return Response::empty();
+  });
+  router.put("/_sandbox/graph/permissions", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body, nullptr, false);
+    if (!body.is_object() || !body.contains("Mail.Send") || !body["Mail.Send"].is_boolean())
+      co_return graph_error(400, "BadRequest", "body must be {\"Mail.Send\": true|false}");
+    grant_mail_send(body["Mail.Send"].get<bool>());
+    co_return Response::json({{"Mail.Send", body["Mail.Send"]}});
+  });
+  router.get("/_sandbox/graph/sent", [this](Request&) -> awaitable<Response> {
+    const auto people = [](const std::vector<SentMail::Recipient>& list) {
+      json out = json::array();
+      for (const auto& r : list) out.push_back({{"address", r.address}, {"name", r.name}});
+      return out;
+    };
+    json items = json::array();
+    for (const auto& m : sent())
+      items.push_back({{"from", m.from},
+                       {"subject", m.subject},
+                       {"contentType", m.content_type},
+                       {"body", m.body},
+                       {"to", people(m.to)},
+                       {"cc", people(m.cc)},
+                       {"bcc", people(m.bcc)},
+                       {"saveToSentItems", m.save_to_sent_items},
+                       {"sentDateTime", core::format_rfc3339(m.sent_at)}});
+    co_return Response::json({{"sent", items}});
   });
   router.get("/_sandbox/graph/stats", [this](Request&) -> awaitable<Response> { co_return Response::json(stats()); });
 }

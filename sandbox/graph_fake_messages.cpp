@@ -1,5 +1,6 @@
 // Graph's mail API: message lists with $filter/$select/$top and nextLink paging, folders by
-// well-known name, GET, PATCH, move and DELETE, behind the bearer token and the fault switches.
+// well-known name, GET, PATCH, move and DELETE, and sendMail, behind the bearer token and the fault
+// switches.
 #include "sandbox/graph_fake.hpp"
 
 #include "core/async/sleep.hpp"
@@ -98,6 +99,34 @@ bool search_matches(const Search& search, const FakeMessage& m, const std::strin
   return std::any_of(search.begin(), search.end(), [&](const std::vector<SearchTerm>& group) {
     return std::all_of(group.begin(), group.end(), term_matches);
   });
+}
+
+// One recipient list of a sendMail message ([{emailAddress: {address, name?}}]).
+struct Recipients {
+  bool is_list = true;  // false: present but not an array
+  std::vector<SentMail::Recipient> list;
+  std::optional<std::string> invalid;  // the first address that is not an e-mail address
+};
+
+Recipients recipients(const json& message, const char* name) {
+  Recipients out;
+  const auto it = message.find(name);
+  if (it == message.end() || it->is_null()) return out;
+  if (!it->is_array()) {
+    out.is_list = false;
+    return out;
+  }
+  for (const auto& entry : *it) {
+    SentMail::Recipient r;
+    const auto email = entry.is_object() ? entry.find("emailAddress") : entry.end();
+    if (entry.is_object() && email != entry.end() && email->is_object()) {
+      if (const auto a = email->find("address"); a != email->end() && a->is_string()) r.address = *a;
+      if (const auto n = email->find("name"); n != email->end() && n->is_string()) r.name = *n;
+    }
+    if (!out.invalid && !core::is_email_address(r.address)) out.invalid = r.address;
+    out.list.push_back(std::move(r));
+  }
+  return out;
 }
 
 std::string query_without(std::string_view target, std::string_view drop) {
@@ -357,6 +386,84 @@ void GraphFake::install_messages(core::http::Router& router) {
                  return Response::empty();
                });
              }));
+
+  // sendMail: 202 and nothing in the body; what was sent is in sent_ (graph_fake.hpp).
+  router.post(
+      "/v1.0/users/{mailbox}/sendMail", api([this](Request& req, const std::string& mb) -> awaitable<Response> {
+        GraphFaults faults;
+        bool granted = false;
+        {
+          std::lock_guard lock(mutex_);
+          granted = mail_send_;
+          faults = faults_;
+        }
+        if (!granted)
+          co_return graph_error(403, "ErrorAccessDenied", "Access is denied. Check credentials and try again.");
+        const auto body = json::parse(req.body, nullptr, false);
+        if (!body.is_object()) co_return graph_error(400, "BadRequest", "Empty Payload. JSON content expected.");
+        const auto message = body.find("message");
+        if (message == body.end() || !message->is_object())
+          co_return graph_error(400, "BadRequest", "The parameter 'message' is missing or not an object.");
+        SentMail sent;
+        sent.from = mb;
+        if (const auto subject = message->find("subject"); subject != message->end() && subject->is_string())
+          sent.subject = *subject;
+        sent.content_type = "Text";
+        if (const auto b = message->find("body"); b != message->end() && b->is_object()) {
+          if (const auto type = b->find("contentType"); type != b->end()) {
+            const std::string t = type->is_string() ? type->get<std::string>() : "";
+            if (!core::iequals(t, "text") && !core::iequals(t, "html"))
+              co_return graph_error(400, "RequestBodyRead",
+                                    "Requested value '" + t + "' was not found in the enum 'bodyType'.");
+            sent.content_type = core::iequals(t, "html") ? "HTML" : "Text";
+          }
+          if (const auto content = b->find("content"); content != b->end() && content->is_string())
+            sent.body = *content;
+        }
+        if (const auto save = body.find("saveToSentItems"); save != body.end()) {
+          if (!save->is_boolean())
+            co_return graph_error(400, "BadRequest", "Invalid value for parameter 'saveToSentItems'.");
+          sent.save_to_sent_items = save->get<bool>();
+        }
+        auto to = recipients(*message, "toRecipients");
+        auto cc = recipients(*message, "ccRecipients");
+        auto bcc = recipients(*message, "bccRecipients");
+        if (!to.is_list || !cc.is_list || !bcc.is_list)
+          co_return graph_error(400, "BadRequest", "The recipient lists must be arrays of recipients.");
+        if (to.list.empty() && cc.list.empty() && bcc.list.empty())
+          co_return graph_error(
+              400, "ErrorInvalidRecipients",
+              "At least one recipient is not valid., A message can't be sent because it contains no recipients.");
+        for (const auto* list : {&to, &cc, &bcc})
+          if (list->invalid)
+            co_return graph_error(400, "ErrorInvalidRecipients",
+                                  "At least one recipient is not valid., Recipient '" + *list->invalid +
+                                      "' is not resolved. All recipients must be resolved before a message "
+                                      "can be submitted.");
+        if (faults.send_fail_status != 0)
+          co_return graph_error(
+              faults.send_fail_status, faults.send_fail_code,
+              faults.send_fail_message.empty() ? "The message could not be sent." : faults.send_fail_message);
+        sent.to = std::move(to.list);
+        sent.cc = std::move(cc.list);
+        sent.bcc = std::move(bcc.list);
+        sent.sent_at = core::now();
+        if (sent.save_to_sent_items) {
+          FakeMessage copy;
+          copy.subject = sent.subject;
+          copy.body = sent.body;
+          copy.from_address = mb;
+          copy.folder = "sentitems";
+          copy.is_read = true;
+          copy.received_at = sent.sent_at;
+          add_message(mb, std::move(copy));
+        }
+        {
+          std::lock_guard lock(mutex_);
+          sent_.push_back(std::move(sent));
+        }
+        co_return Response::empty(Status::accepted);
+      }));
 }
 
 }  // namespace sandbox

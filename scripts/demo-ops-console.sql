@@ -1,5 +1,5 @@
--- ops-console demo data (scripts/demo-data; safe to run again): what the PSA sync would bring,
--- and a few analyzer runs, one of which fell back.
+-- ops-console demo data (scripts/demo-data; safe to run again): what the PSA sync would bring.
+-- (Analyzer runs are real now: scripts/demo-data asks the analyzer for them.)
 INSERT INTO company_categories (id, name, is_active) VALUES
   (1, 'Managed services', true), (2, 'Break-fix', true), (3, 'Prospect', true)
 ON CONFLICT (id) DO NOTHING;
@@ -16,16 +16,6 @@ INSERT INTO companies (id, company_name, company_number, company_type, company_c
   (176, 'Northwind Traders', 'C-176', 1, 2, 3, true, 'York', 'https://northwind.example', now() - interval '2 years', now() - interval '3 days'),
   (177, 'Wingtip Toys', 'C-177', 1, 3, 3, false, 'Bristol', NULL, now() - interval '1 year', now() - interval '200 days')
 ON CONFLICT (id) DO NOTHING;
-
-INSERT INTO pipeline_executions (pipeline_id, ticket_id, status, started_at, completed_at, output_data)
-SELECT * FROM (VALUES
-  (1::bigint, 51001::bigint, 'succeeded', now() - interval '50 minutes', now() - interval '50 minutes' + interval '2.4 s',
-   '{"route": "service_desk", "assignee": 29682885}'::jsonb),
-  (1, 51002, 'succeeded', now() - interval '35 minutes', now() - interval '35 minutes' + interval '3.1 s',
-   '{"route": "service_desk", "user_route_fallback": {"reason": "no contact matched the sender"}}'),
-  (2, 51003, 'failed', now() - interval '20 minutes', now() - interval '20 minutes' + interval '30 s', NULL)
-) AS v
-WHERE NOT EXISTS (SELECT 1 FROM pipeline_executions);
 
 -- Notification event keys (issue 7); the spec does not name them, these are what an MSP's
 -- console raises. gitforge_push comes with its migration (0011).

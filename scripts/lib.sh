@@ -19,6 +19,7 @@ REQUIRED_PACKAGES=(
   libboost1.74-dev libboost-program-options1.74-dev
   nlohmann-json3-dev libcurl4-openssl-dev libspdlog-dev libfmt-dev
   libsodium-dev libssl-dev libpq-dev libgtest-dev libgmock-dev
+  libgmime-3.0-dev
   postgresql-15 postgresql-contrib-15
   wrk
   clang-16 lld-16 libfuzzer-16-dev libclang-rt-16-dev

@@ -2,6 +2,8 @@
 
 #include "core/util/strings.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -146,6 +148,28 @@ std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::
     return fallback;
   }
   return *n;
+}
+
+double Reader::decimal(std::string_view name, double fallback, std::string_view meaning, double min, double max) {
+  std::ostringstream shown;
+  shown << fallback;
+  describe(name, shown.str(), meaning);
+  const auto v = raw(name);
+  if (!v) return fallback;
+  const auto text = trim(*v);
+  double n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || !std::isfinite(n)) {
+    fail(name, "'" + *v + "' is not a number");
+    return fallback;
+  }
+  if (n < min || n > max) {
+    std::ostringstream range;
+    range << n << " is outside " << min << ".." << max;
+    fail(name, range.str());
+    return fallback;
+  }
+  return n;
 }
 
 bool Reader::boolean(std::string_view name, bool fallback, std::string_view meaning) {

@@ -60,6 +60,8 @@ class Reader {
   // Required: an empty or missing value is an error (unless describing).
   std::string required(std::string_view name, std::string_view meaning);
   std::int64_t integer(std::string_view name, std::int64_t fallback, std::string_view meaning, IntRange range = {});
+  // A decimal number within [min, max] ("0.15", "2").
+  double decimal(std::string_view name, double fallback, std::string_view meaning, double min, double max);
   bool boolean(std::string_view name, bool fallback, std::string_view meaning);
   std::string one_of(std::string_view name, std::string_view fallback, std::vector<std::string> allowed,
                      std::string_view meaning);

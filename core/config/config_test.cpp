@@ -38,6 +38,24 @@ TEST(Reader, TypedValuesAndDefaults) {
   EXPECT_NO_THROW(r.finish());
 }
 
+TEST(Reader, DecimalsWithinTheirRange) {
+  Reader r({{"PRICE", " 0.15 "}, {"NEG", "-1"}, {"WORD", "cheap"}, {"HALF", "2."}});
+  EXPECT_DOUBLE_EQ(r.decimal("PRICE", 1, "p", 0, 1000), 0.15);
+  EXPECT_DOUBLE_EQ(r.decimal("UNSET", 2.5, "p", 0, 1000), 2.5);
+  r.decimal("NEG", 0, "p", 0, 1000);
+  r.decimal("WORD", 0, "p", 0, 1000);
+  r.decimal("HALF", 0, "p", 0, 1000);
+  try {
+    r.finish();
+    FAIL();
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("NEG: -1 is outside 0..1000"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("WORD: 'cheap' is not a number"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("HALF"), std::string::npos) << msg;  // "2." is 2, as strtod reads it
+  }
+}
+
 TEST(Reader, ReportsEveryInvalidValueAtOnce) {
   Reader r({{"PORT", "70000"}, {"THREADS", "many"}, {"FLAG", "perhaps"}, {"MODE", "x"}});
   r.integer("PORT", 8080, "port", {0, 65535});

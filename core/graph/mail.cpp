@@ -290,6 +290,24 @@ awaitable<void> GraphClient::move(std::string mailbox, std::string id, FolderRef
   co_await call(mailbox, std::move(req));
 }
 
+awaitable<void> GraphClient::send_mail(std::string from_mailbox, OutgoingMail mail) {
+  if (mail.content_type != "Text" && mail.content_type != "HTML")
+    throw GraphError(0, "InvalidRequest", "sendMail: content_type must be Text or HTML, not " + mail.content_type);
+  json to = json::array();
+  for (const auto& address : mail.to) to.push_back({{"emailAddress", {{"address", address}}}});
+  OutboundRequest req;
+  req.method = "POST";
+  req.url = user_url(from_mailbox) + "/sendMail";
+  req.body = json{
+      {"message",
+       {{"subject", mail.subject},
+        {"body", {{"contentType", mail.content_type}, {"content", mail.body}}},
+        {"toRecipients", std::move(to)}}},
+      {"saveToSentItems",
+       false}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  co_await call(from_mailbox, std::move(req));
+}
+
 awaitable<void> GraphClient::remove(std::string mailbox, std::string id) {
   OutboundRequest req;
   req.method = "DELETE";

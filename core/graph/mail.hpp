@@ -4,6 +4,8 @@
 //   GraphClient graph(executor, settings);
 //   auto unread = co_await graph.unread_inbox("inbox@msp.example", since);
 //   co_await graph.mark_read("inbox@msp.example", unread.front().id);
+//   co_await graph.send_mail("helpdesk@msp.example", {.subject = "Ticket T1 analysed", .body = text,
+//                                                     .to = {"tech@msp.example"}});
 //
 // Client-credentials token from {login_url}/{tenant}/oauth2/v2.0/token, cached until five
 // minutes before it expires (a 401 from the API drops it and retries once with a new one).
@@ -67,6 +69,14 @@ struct GraphError : std::runtime_error {
 // Where a message goes: a well-known folder name (inbox, archive, junkemail, deleteditems) or an id.
 using FolderRef = std::string;
 
+// A message to send (GraphClient::send_mail).
+struct OutgoingMail {
+  std::string subject;
+  std::string content_type = "Text";  // "Text" or "HTML"
+  std::string body;
+  std::vector<std::string> to;  // recipient addresses
+};
+
 class GraphClient {
  public:
   GraphClient(boost::asio::any_io_executor executor, GraphSettings settings);
@@ -84,6 +94,11 @@ class GraphClient {
   boost::asio::awaitable<void> flag(std::string mailbox, std::string id);
   boost::asio::awaitable<void> move(std::string mailbox, std::string id, FolderRef folder);
   boost::asio::awaitable<void> remove(std::string mailbox, std::string id);
+  // Sends `mail` as `from_mailbox` (POST /users/{mailbox}/sendMail, saveToSentItems false; the app
+  // needs the Mail.Send application permission). Graph answers 202; anything else throws GraphError
+  // (an unknown mailbox: 404 ErrorInvalidUser; a bad recipient: 400 ErrorInvalidRecipients), as does
+  // a content_type other than Text or HTML, before anything is sent (status 0).
+  boost::asio::awaitable<void> send_mail(std::string from_mailbox, OutgoingMail mail);
 
  private:
   boost::asio::awaitable<std::string> token();

@@ -144,3 +144,66 @@ TEST_F(GraphClientTest, SearchCoversEveryFolderAndStopsAtTheLimit) {
     EXPECT_EQ(e.code, "ErrorAccessDenied");
   }
 }
+
+TEST_F(GraphClientTest, SendMailIsAcceptedAndListedByTheFake) {
+  fakes.graph().create_mailbox("helpdesk@msp.example");
+  GraphClient graph(io.executor(), settings());
+  io.run(graph.send_mail("helpdesk@msp.example", {.subject = "Ticket T20240101.0001 analysed",
+                                                  .content_type = "HTML",
+                                                  .body = "<p>Check the VPN tunnel.</p>",
+                                                  .to = {"tech@msp.example", "lead@msp.example"}}));
+  const auto sent = fakes.graph().sent();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].from, "helpdesk@msp.example");
+  EXPECT_EQ(sent[0].subject, "Ticket T20240101.0001 analysed");
+  EXPECT_EQ(sent[0].content_type, "HTML");
+  EXPECT_EQ(sent[0].body, "<p>Check the VPN tunnel.</p>");
+  ASSERT_EQ(sent[0].to.size(), 2u);
+  EXPECT_EQ(sent[0].to[1].address, "lead@msp.example");
+  EXPECT_FALSE(sent[0].save_to_sent_items);
+  EXPECT_TRUE(fakes.graph().messages("helpdesk@msp.example").empty());  // no copy in Sent Items
+  // The control route lists it for tests in other processes.
+  const auto listed = core::testing::http(fakes.port(), "GET", "/_sandbox/graph/sent").json();
+  ASSERT_EQ(listed["sent"].size(), 1u);
+  EXPECT_EQ(listed["sent"][0]["to"][0]["address"], "tech@msp.example");
+  EXPECT_EQ(listed["sent"][0]["contentType"], "HTML");
+}
+
+TEST_F(GraphClientTest, SendMailFailuresAreGraphErrorsWithoutTheToken) {
+  fakes.graph().create_mailbox("helpdesk@msp.example");
+  GraphClient graph(io.executor(), settings());
+  const auto expect_error = [&](const std::string& from, core::graph::OutgoingMail mail, int status,
+                                const std::string& code) {
+    try {
+      io.run(graph.send_mail(from, std::move(mail)));
+      ADD_FAILURE() << "no error for " << code;
+    } catch (const GraphError& e) {
+      EXPECT_EQ(e.status, status);
+      EXPECT_EQ(e.code, code);
+      const std::string what = e.what();
+      if (status != 0) EXPECT_NE(what.find(code), std::string::npos) << what;  // Graph's code in the message
+      EXPECT_EQ(what.find("Bearer"), std::string::npos) << what;
+      EXPECT_EQ(what.find("eyJ0eXAi"), std::string::npos) << what;  // the fake's tokens start so
+    }
+  };
+  const core::graph::OutgoingMail mail{.subject = "s", .body = "b", .to = {"tech@msp.example"}};
+
+  // The failure switch, set through the control route as a test in another process would.
+  ASSERT_EQ(core::testing::http(fakes.port(), "PUT", "/_sandbox/graph/faults",
+                                R"({"send_fail": {"status": 403, "code": "ErrorSendAsDenied"}})")
+                .status,
+            204u);
+  expect_error("helpdesk@msp.example", mail, 403, "ErrorSendAsDenied");
+  fakes.graph().set_faults({});
+
+  expect_error("ghost@msp.example", mail, 404, "ErrorInvalidUser");  // an unknown mailbox
+  expect_error("helpdesk@msp.example", {.subject = "s", .to = {"not an address"}}, 400, "ErrorInvalidRecipients");
+  expect_error("helpdesk@msp.example", {.subject = "s"}, 400, "ErrorInvalidRecipients");  // nobody
+  fakes.graph().grant_mail_send(false);
+  expect_error("helpdesk@msp.example", mail, 403, "ErrorAccessDenied");
+  fakes.graph().grant_mail_send(true);
+  expect_error("helpdesk@msp.example", {.content_type = "Markdown", .to = {"tech@msp.example"}}, 0, "InvalidRequest");
+  EXPECT_TRUE(fakes.graph().sent().empty());
+  io.run(graph.send_mail("helpdesk@msp.example", mail));
+  EXPECT_EQ(fakes.graph().sent().size(), 1u);
+}

@@ -27,6 +27,11 @@ Problem&& Problem::with_header(bhttp::field name, std::string value) && {
   return std::move(*this);
 }
 
+Problem&& Problem::with_member(std::string name, nlohmann::json value) && {
+  members_.emplace_back(std::move(name), std::move(value));
+  return std::move(*this);
+}
+
 nlohmann::json Problem::body(std::string_view request_id) const {
   nlohmann::json j = {
       {"type", "/problems/" + code_},
@@ -39,6 +44,8 @@ nlohmann::json Problem::body(std::string_view request_id) const {
     auto& list = j["errors"] = nlohmann::json::array();
     for (const auto& e : errors_) list.push_back({{"field", e.field}, {"message", e.message}});
   }
+  for (const auto& [name, value] : members_)
+    if (!j.contains(name)) j[name] = value;  // the standard members keep their meaning
   return j;
 }
 

@@ -32,6 +32,8 @@ class Problem : public std::exception {
   static Problem unavailable(std::string detail);
 
   Problem&& with_header(bhttp::field name, std::string value) &&;
+  // An extension member of the body (RFC 9457 section 3.2), e.g. the estimate a refusal names.
+  Problem&& with_member(std::string name, nlohmann::json value) &&;
 
   Status status() const { return status_; }
   const std::string& code() const { return code_; }
@@ -48,6 +50,7 @@ class Problem : public std::exception {
   std::string detail_;
   std::vector<FieldError> errors_;
   std::vector<std::pair<bhttp::field, std::string>> headers_;
+  std::vector<std::pair<std::string, nlohmann::json>> members_;
 };
 
 }  // namespace core::http

@@ -40,3 +40,10 @@ TEST(Problem, CarriesHeaders) {
   EXPECT_EQ(res.status, Status::unauthorized);
   EXPECT_EQ(res.headers[bhttp::field::www_authenticate], "Bearer");
 }
+
+TEST(Problem, CarriesExtensionMembersButNotOverStandardOnes) {
+  const auto body =
+      Problem::conflict("confirm the cost").with_member("estimate", 5.5).with_member("status", 200).body("r");
+  EXPECT_EQ(body["estimate"], 5.5);
+  EXPECT_EQ(body["status"], 409);
+}

@@ -1,6 +1,6 @@
 #include "mail_triage/classifier/chat.hpp"
 
-#include "core/util/strings.hpp"
+#include "core/llm/reply.hpp"
 
 namespace mail_triage::classifier {
 
@@ -14,28 +14,6 @@ json reply_schema() {
             {"reasoning", {{"type", "string"}}}}},
           {"required", {"label", "confidence", "reasoning"}},
           {"additionalProperties", false}};
-}
-
-// The first choice's message content; a refusal or a missing message is a ClassifierError.
-std::string reply_content(const json& answer) {
-  const json* message = nullptr;
-  if (answer.is_object() && answer.contains("choices") && answer["choices"].is_array() && !answer["choices"].empty() &&
-      answer["choices"][0].is_object() && answer["choices"][0].contains("message"))
-    message = &answer["choices"][0]["message"];
-  if (!message || !message->is_object()) throw ClassifierError("the language model's answer has no message");
-  if (message->contains("refusal") && (*message)["refusal"].is_string())
-    throw ClassifierError("the model refused: " + (*message)["refusal"].get<std::string>());
-  if (!message->contains("content") || !(*message)["content"].is_string())
-    throw ClassifierError("the language model's answer has no message content");
-  return (*message)["content"].get<std::string>();
-}
-
-// usage.<field> when the server reports it as a count, else 0 (usage is informational).
-int token_count(const json& answer, const char* field) {
-  const auto usage = answer.find("usage");
-  if (usage == answer.end() || !usage->is_object()) return 0;
-  const auto n = usage->find(field);
-  return n != usage->end() && n->is_number_unsigned() ? n->get<int>() : 0;
 }
 
 json prompt_messages(const Mail& mail, const std::optional<SenderHints>& hints, const std::string& boundary,
@@ -65,13 +43,7 @@ json prompt_messages(const Mail& mail, const std::optional<SenderHints>& hints, 
 }
 
 Classification parse_reply(std::string_view content) {
-  std::string_view text = core::trim(content);
-  if (text.starts_with("```")) {  // some servers fence JSON even when asked not to
-    text.remove_prefix(
-        std::min(text.size(), text.find('\n') == std::string_view::npos ? text.size() : text.find('\n') + 1));
-    if (const auto end = text.rfind("```"); end != std::string_view::npos) text = text.substr(0, end);
-  }
-  const auto reply = json::parse(text, nullptr, false);
+  const auto reply = core::llm::reply_json(content);
   if (!reply.is_object()) throw ClassifierError("the model's reply is not a JSON object");
   if (!reply.contains("label") || !reply["label"].is_string() || !is_label(reply["label"].get<std::string>()))
     throw ClassifierError("the model's reply has no valid label (got " +

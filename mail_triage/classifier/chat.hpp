@@ -1,6 +1,7 @@
 #pragma once
 // What the openai classifier says to a chat-completions model and how it reads the answer. Pure
-// (no I/O), so the reply side is fuzzed (fuzz/fuzz_model_reply.cpp).
+// (no I/O), so the reply side is fuzzed (fuzz/fuzz_model_reply.cpp). Sending, retrying and
+// reading the answer's envelope is core::llm::ChatClient's.
 #include "mail_triage/classifier/classifier.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,11 +17,6 @@ nlohmann::json reply_schema();
 // The chat messages for one mail: [system, user]. The mail is data between boundary markers.
 nlohmann::json prompt_messages(const Mail& mail, const std::optional<SenderHints>& hints, const std::string& boundary,
                                std::size_t max_body_chars);
-// The first choice's message content of a chat-completions answer; a refusal or a missing
-// message throws ClassifierError.
-std::string reply_content(const nlohmann::json& answer);
-// usage.<field> when the server reports it as a count, else 0 (usage is informational).
-int token_count(const nlohmann::json& answer, const char* field);
 // Validates the model's reply text; throws ClassifierError saying what was wrong.
 Classification parse_reply(std::string_view content);
 

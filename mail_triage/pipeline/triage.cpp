@@ -71,10 +71,7 @@ constexpr std::string_view kFailed = R"sql(
 constexpr std::int64_t kMaxLlmConcurrency = static_cast<std::int64_t>(core::http::kMaxAttemptsInFlight) - 16;
 
 std::unique_ptr<classifier::Classifier> make_classifier(boost::asio::any_io_executor ex, const TriageSettings& s) {
-  if (s.classifier == "openai")
-    return std::make_unique<classifier::OpenAiClassifier>(
-        ex, classifier::OpenAiSettings{
-                .base_url = s.llm_base_url, .api_key = s.llm_api_key, .model = s.llm_model, .timeout = s.llm_timeout});
+  if (s.classifier == "openai") return std::make_unique<classifier::OpenAiClassifier>(ex, s.llm);
   return std::make_unique<classifier::RulesClassifier>();
 }
 
@@ -94,16 +91,11 @@ TriageSettings read_triage_settings(core::config::Reader& env) {
   if (configured) s.graph = g;
   for (auto& m : s.mailboxes) m = core::to_lower(m);
 
-  s.llm_base_url =
-      env.string("LLM_BASE_URL", "", "OpenAI-compatible server, without /v1 (unset: the rules classifier)");
-  s.classifier = env.one_of("CLASSIFIER", s.llm_base_url.empty() ? "rules" : "openai", {"openai", "rules"},
+  s.llm = core::llm::read_llm_settings(env);  // LLM_BASE_URL unset: the rules classifier
+  s.classifier = env.one_of("CLASSIFIER", s.llm.configured() ? "openai" : "rules", {"openai", "rules"},
                             "classifier: openai (needs LLM_BASE_URL) or rules (offline)");
-  if (s.classifier == "openai" && s.llm_base_url.empty() && !env.is_describing())
+  if (s.classifier == "openai" && !s.llm.configured() && !env.is_describing())
     env.fail("LLM_BASE_URL", "CLASSIFIER=openai needs LLM_BASE_URL");
-  s.llm_api_key =
-      env.secret("LLM_API_KEY", "bearer key for the language model server (may be empty for local servers)");
-  s.llm_model = env.string("LLM_MODEL", "gpt-4o-mini", "model name sent with each request");
-  s.llm_timeout = std::chrono::seconds(env.integer("LLM_TIMEOUT_SECONDS", 30, "per model request", {1, 600}));
   s.llm_concurrency = static_cast<std::size_t>(
       env.integer("LLM_CONCURRENCY", 4, "messages classified at once", {1, kMaxLlmConcurrency}));
   s.lookback_days = static_cast<int>(

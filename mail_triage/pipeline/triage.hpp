@@ -18,6 +18,7 @@
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
 #include "core/graph/mail.hpp"
+#include "core/llm/chat.hpp"
 #include "mail_triage/classifier/classifier.hpp"
 
 #include <memory>
@@ -32,8 +33,7 @@ struct TriageSettings {
   std::optional<core::graph::GraphSettings> graph;  // nullopt: GRAPH_* not configured
   std::vector<std::string> mailboxes;
   std::string classifier;  // openai | rules
-  std::string llm_base_url, llm_api_key, llm_model;
-  std::chrono::seconds llm_timeout{30};
+  core::llm::LlmSettings llm;
   std::size_t llm_concurrency = 4;
   int lookback_days = 14;
   int processing_timeout_minutes = 30;

@@ -5,6 +5,8 @@
 #include "core/util/strings.hpp"
 #include "ops_console/psa/request_budget.hpp"
 
+#include <sodium.h>
+
 #include <map>
 #include <mutex>
 
@@ -41,6 +43,24 @@ PsaError failure(std::string what, int status) {
   PsaError e(std::move(what));
   e.status = status;
   return e;
+}
+
+// An attachment's fields as TicketAttachments renders them (null or missing: empty).
+TicketAttachment attachment_of(const json& item) {
+  const auto text = [&](const char* key) {
+    const auto it = item.find(key);
+    return it != item.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const auto number = [&](const char* key) -> std::int64_t {
+    const auto it = item.find(key);
+    return it != item.end() && it->is_number() ? it->get<std::int64_t>() : 0;
+  };
+  return {.id = number("id"),
+          .title = text("title"),
+          .full_path = text("fullPath"),
+          .content_type = text("contentType"),
+          .attachment_type = text("attachmentType"),
+          .file_size = number("fileSize")};
 }
 
 }  // namespace
@@ -169,6 +189,44 @@ awaitable<json> AutotaskClient::fields(std::string entity) {
   if (!found.is_object() || !found.contains("fields") || !found["fields"].is_array())
     throw failure("the PSA answered " + entity + "/entityInformation/fields without fields", 200);
   co_return found["fields"];
+}
+
+awaitable<std::vector<TicketAttachment>> AutotaskClient::ticket_attachments(std::int64_t ticket_id) {
+  const std::string url = state_->settings.base_url + "V1.0/Tickets/" + std::to_string(ticket_id) + "/Attachments";
+  const json found = co_await call("TicketAttachments", "GET", url, "");
+  std::vector<TicketAttachment> out;
+  if (found.is_null()) co_return out;  // 404: no such ticket
+  if (!found.is_object() || !found.contains("items") || !found["items"].is_array())
+    throw failure("the PSA answered Tickets/" + std::to_string(ticket_id) + "/Attachments without items", 200);
+  for (const auto& item : found["items"])
+    if (item.is_object()) out.push_back(attachment_of(item));
+  co_return out;
+}
+
+awaitable<std::optional<TicketAttachment>> AutotaskClient::attachment(std::int64_t ticket_id,
+                                                                      std::int64_t attachment_id) {
+  const std::string where = "Tickets/" + std::to_string(ticket_id) + "/Attachments/" + std::to_string(attachment_id);
+  const json found = co_await call("TicketAttachments", "GET", state_->settings.base_url + "V1.0/" + where, "");
+  const json* item = nullptr;
+  if (found.is_object() && found.contains("items") && found["items"].is_array() && !found["items"].empty() &&
+      found["items"][0].is_object())
+    item = &found["items"][0];
+  else if (found.is_object() && found.contains("item") && found["item"].is_object())
+    item = &found["item"];
+  if (!item) co_return std::nullopt;
+  auto out = attachment_of(*item);
+  const auto data = item->find("data");
+  const std::string encoded = data != item->end() && data->is_string() ? data->get<std::string>() : "";
+  out.data.resize(encoded.size());
+  std::size_t size = 0;
+  const char* end = nullptr;
+  if (!encoded.empty() &&
+      (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data.data()), out.data.size(), encoded.data(),
+                         encoded.size(), " \r\n", &size, &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+       end != encoded.data() + encoded.size()))
+    throw failure("the PSA sent the data of " + where + " in a form that is not base64", 200);
+  out.data.resize(size);
+  co_return out;
 }
 
 }  // namespace ops_console::psa

@@ -5,6 +5,8 @@
 //   co_await psa.query_all("Tickets", filter, [&](json items) -> awaitable<void> { ... });  // every page
 //   auto ticket = co_await psa.get("Tickets", 351182);     // nullopt: the PSA has no such ticket
 //   auto picklists = co_await psa.fields("Tickets");       // entityInformation/fields
+//   auto files = co_await psa.ticket_attachments(351182);  // Tickets/{id}/Attachments, without data
+//   auto file = co_await psa.attachment(351182, files[0].id);  // .../Attachments/{id}, data decoded
 //
 // Every call carries ApiIntegrationCode, UserName and Secret, which never reach a log, a URL or
 // an error. A query asks for at most 500 records a page and follows pageDetails.nextPageUrl
@@ -28,6 +30,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ops_console::psa {
 
@@ -59,6 +62,17 @@ struct PsaError : std::runtime_error {
   }
 };
 
+// A ticket's attachment (Autotask's TicketAttachments, through the ticket's child collection).
+struct TicketAttachment {
+  std::int64_t id = 0;
+  std::string title;            // as attached ("Suspicious email.eml", or a title the user typed)
+  std::string full_path;        // the file's name or, for a link, its address
+  std::string content_type;     // "message/rfc822"
+  std::string attachment_type;  // FILE_ATTACHMENT, URL, ...
+  std::int64_t file_size = 0;
+  std::string data;  // the file's bytes, decoded from base64: attachment() only
+};
+
 class AutotaskClient {
  public:
   AutotaskClient(boost::asio::any_io_executor executor, PsaSettings settings);
@@ -73,6 +87,13 @@ class AutotaskClient {
   boost::asio::awaitable<std::optional<nlohmann::json>> get(std::string entity, std::int64_t id);
   // entityInformation/fields: [{name, isPickList, picklistValues: [{value, label, ...}]}].
   boost::asio::awaitable<nlohmann::json> fields(std::string entity);
+  // A ticket's attachments, without their data (GET Tickets/{id}/Attachments); none when the PSA
+  // has no such ticket.
+  boost::asio::awaitable<std::vector<TicketAttachment>> ticket_attachments(std::int64_t ticket_id);
+  // One attachment with its bytes (GET Tickets/{id}/Attachments/{attachment_id}: {items: [...]},
+  // Autotask's FileQueryResultModel; `item` accepted too); nullopt when the ticket has none such.
+  boost::asio::awaitable<std::optional<TicketAttachment>> attachment(std::int64_t ticket_id,
+                                                                     std::int64_t attachment_id);
 
  private:
   struct State;

@@ -301,3 +301,97 @@ TEST_F(GraphFakeTest, RemediationMovesToDeletedItemsAndDeletes) {
   EXPECT_EQ(fakes.graph().deleted(mailbox)[0].id, deleted_id);
   EXPECT_EQ(fakes.graph().messages(mailbox).size(), 1u);
 }
+
+// --- sendMail (issue 21) ---
+
+TEST_F(GraphFakeTest, SendMailAnswers202AndKeepsWhatWasSent) {
+  fakes.graph().create_mailbox(mailbox);
+  const json mail = {
+      {"message",
+       {{"subject", "Meet for lunch?"},
+        {"body", {{"contentType", "Text"}, {"content", "The new cafeteria is open."}}},
+        {"toRecipients", {{{"emailAddress", {{"address", "frannis@contoso.example"}}}}}},
+        {"ccRecipients", {{{"emailAddress", {{"address", "danas@contoso.example"}, {"name", "Dana Swope"}}}}}}}}};
+  const auto res = http(fakes.port(), "POST", "/v1.0/users/" + mailbox + "/sendMail", mail.dump(), auth());
+  EXPECT_EQ(res.status, 202u) << res.body;
+  EXPECT_EQ(res.body, "");
+  const auto sent = http(fakes.port(), "GET", "/_sandbox/graph/sent").json()["sent"];
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0]["from"], mailbox);
+  EXPECT_EQ(sent[0]["subject"], "Meet for lunch?");
+  EXPECT_EQ(sent[0]["contentType"], "Text");
+  EXPECT_EQ(sent[0]["body"], "The new cafeteria is open.");
+  EXPECT_EQ(sent[0]["to"][0]["address"], "frannis@contoso.example");
+  EXPECT_EQ(sent[0]["cc"][0]["name"], "Dana Swope");
+  EXPECT_EQ(sent[0]["saveToSentItems"], true);
+  // saveToSentItems (default true) files a copy in Sent Items; false does not.
+  const auto copies = get("/v1.0/users/" + mailbox + "/mailFolders/sentitems/messages").json()["value"];
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(copies[0]["subject"], "Meet for lunch?");
+  json quiet = mail;
+  quiet["saveToSentItems"] = false;
+  quiet["message"]["body"]["contentType"] = "html";
+  EXPECT_EQ(http(fakes.port(), "POST", "/v1.0/users/" + mailbox + "/sendMail", quiet.dump(), auth()).status, 202u);
+  EXPECT_EQ(get("/v1.0/users/" + mailbox + "/mailFolders/sentitems/messages").json()["value"].size(), 1u);
+  ASSERT_EQ(fakes.graph().sent().size(), 2u);
+  EXPECT_EQ(fakes.graph().sent()[1].content_type, "HTML");
+  fakes.graph().reset();
+  EXPECT_TRUE(fakes.graph().sent().empty());
+}
+
+TEST_F(GraphFakeTest, SendMailRefusesWhatGraphRefuses) {
+  fakes.graph().create_mailbox(mailbox);
+  const auto send = [&](const std::string& from, const json& body) {
+    return http(fakes.port(), "POST", "/v1.0/users/" + from + "/sendMail", body.dump(), auth());
+  };
+  const auto to = [](const std::string& address) {
+    return json{{"message", {{"subject", "s"}, {"toRecipients", {{{"emailAddress", {{"address", address}}}}}}}}};
+  };
+  EXPECT_EQ(http(fakes.port(), "POST", "/v1.0/users/" + mailbox + "/sendMail", to("a@b.example").dump()).status,
+            401u);  // no token
+
+  const auto nobody = send(mailbox, {{"message", {{"subject", "s"}, {"toRecipients", json::array()}}}});
+  EXPECT_EQ(nobody.status, 400u);
+  EXPECT_EQ(nobody.json()["error"]["code"], "ErrorInvalidRecipients");
+  EXPECT_NE(nobody.json()["error"]["message"].get<std::string>().find("contains no recipients"), std::string::npos);
+  const auto malformed = send(mailbox, to("tech@msp.example; lead@msp.example"));
+  EXPECT_EQ(malformed.status, 400u);
+  EXPECT_EQ(malformed.json()["error"]["code"], "ErrorInvalidRecipients");
+  EXPECT_NE(malformed.json()["error"]["message"].get<std::string>().find("Recipient 'tech@msp.example; lead"),
+            std::string::npos);
+  EXPECT_TRUE(malformed.json()["error"].contains("innerError"));
+  EXPECT_EQ(send(mailbox, json::object()).json()["error"]["code"], "BadRequest");
+  json markdown = to("a@b.example");
+  markdown["message"]["body"] = {{"contentType", "markdown"}, {"content", "x"}};
+  EXPECT_EQ(send(mailbox, markdown).status, 400u);
+
+  const auto unknown = send("ghost@msp.example", to("a@b.example"));
+  EXPECT_EQ(unknown.status, 404u);
+  EXPECT_EQ(unknown.json()["error"]["code"], "ErrorInvalidUser");
+
+  // Without the Mail.Send application permission.
+  ASSERT_EQ(http(fakes.port(), "PUT", "/_sandbox/graph/permissions", R"({"Mail.Send": false})").status, 200u);
+  const auto denied = send(mailbox, to("a@b.example"));
+  EXPECT_EQ(denied.status, 403u);
+  EXPECT_EQ(denied.json()["error"]["code"], "ErrorAccessDenied");
+  EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/graph/permissions", R"({"Mail.Send": "no"})").status, 400u);
+  fakes.graph().grant_mail_send(true);
+
+  // The failure switch: every sendMail that passes the checks answers it.
+  ASSERT_EQ(http(fakes.port(), "PUT", "/_sandbox/graph/faults",
+                 R"({"send_fail": {"status": 429, "code": "ErrorExceededMessageLimit", "message": "Too many"}})")
+                .status,
+            204u);
+  const auto failed = send(mailbox, to("a@b.example"));
+  EXPECT_EQ(failed.status, 429u);
+  EXPECT_EQ(failed.json()["error"]["code"], "ErrorExceededMessageLimit");
+  EXPECT_EQ(failed.json()["error"]["message"], "Too many");
+  EXPECT_EQ(send(mailbox, to("a@b.example")).status, 429u);  // until the faults are replaced
+  EXPECT_EQ(
+      http(fakes.port(), "PUT", "/_sandbox/graph/faults", R"({"send_fail": {"status": 200, "code": "X"}})").status,
+      400u);
+  EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/graph/faults", R"({"send_fail": {"status": 500}})").status, 400u);
+  ASSERT_EQ(http(fakes.port(), "PUT", "/_sandbox/graph/faults", "{}").status, 204u);
+  EXPECT_EQ(send(mailbox, to("a@b.example")).status, 202u);
+  EXPECT_EQ(fakes.graph().sent().size(), 1u);
+}
