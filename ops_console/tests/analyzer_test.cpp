@@ -295,10 +295,16 @@ TEST_F(AnalyzerTest, AJobWhoseWorkerDiedIsTakenAgain) {
       "VALUES (101, 'running', 1, 'dead-worker', now() - interval '1 second', now() - interval '40 seconds')");
   sql("INSERT INTO pipeline_executions (pipeline_id, ticket_id, status, input_data) SELECT 1, 101, 'running', "
       "jsonb_build_object('jobId', id, 'ticketId', 101) FROM analysis_jobs");
+  // And a job whose workers died three times already: failed, not run a fourth time.
+  sql("INSERT INTO analysis_jobs (ticket_id, status, attempts, lease_owner, lease_until, started_at) "
+      "VALUES (102, 'running', 3, 'dead-worker', now() - interval '1 second', now() - interval '40 seconds')");
   svc.reset();
   start(analyzer_env());  // a new instance, with workers
   wait_for_jobs();
-  EXPECT_EQ(sql("SELECT status || ':' || attempts FROM analysis_jobs"), "succeeded:2");
+  EXPECT_EQ(sql("SELECT status || ':' || attempts FROM analysis_jobs WHERE ticket_id = 101"), "succeeded:2");
+  EXPECT_EQ(sql("SELECT j.status || ':' || a.status || ':' || a.error FROM analysis_jobs j JOIN analyses a ON "
+                "a.id = j.analysis_id WHERE j.ticket_id = 102"),
+            "failed:failed:the workers running this job stopped 3 times");
   EXPECT_EQ(sql("SELECT string_agg(status || ':' || coalesce(error, ''), ',' ORDER BY id) FROM pipeline_executions"),
             "failed:the worker stopped mid-run,succeeded:");
 }
