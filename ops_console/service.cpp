@@ -5,14 +5,18 @@
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/analyzer.hpp"
 #include "ops_console/api/auth.hpp"
+#include "ops_console/api/dashboard.hpp"
 #include "ops_console/api/data.hpp"
 #include "ops_console/api/distributor.hpp"
 #include "ops_console/api/endpointsec.hpp"
+#include "ops_console/api/engagement.hpp"
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/gitforge.hpp"
 #include "ops_console/api/integrations.hpp"
 #include "ops_console/api/mailsec.hpp"
 #include "ops_console/api/mfa.hpp"
+#include "ops_console/api/mobile.hpp"
+#include "ops_console/api/morning_summary.hpp"
 #include "ops_console/api/notifications.hpp"
 #include "ops_console/api/phishing.hpp"
 #include "ops_console/api/preferences.hpp"
@@ -96,15 +100,16 @@ void install_accounting(core::app::Context& ctx, std::shared_ptr<identity::Ident
 }
 
 // The MFA client whenever its settings are complete; the routes always (503 naming what is
-// missing otherwise).
-void install_mfa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
-                 std::shared_ptr<integrations::Registry> registry, const mfa::MfaSettings& settings,
-                 const integrations::Health& health) {
+// missing otherwise). Returns the flagged users (null when not configured) for the morning summary.
+std::shared_ptr<mfa::FlaggedUsers> install_mfa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                                               std::shared_ptr<integrations::Registry> registry,
+                                               const mfa::MfaSettings& settings, const integrations::Health& health) {
   std::shared_ptr<mfa::FlaggedUsers> flagged;
   if (settings.missing().empty())
     flagged = std::make_shared<mfa::FlaggedUsers>(ctx.executor,
                                                   std::make_shared<mfa::DuoClient>(ctx.executor, settings, health));
-  install_mfa_routes(ctx, id, std::move(registry), std::move(flagged), settings);
+  install_mfa_routes(ctx, id, std::move(registry), flagged, settings);
+  return flagged;
 }
 
 // The endpoint-security client and sync whenever its settings are complete; the routes always.
@@ -197,9 +202,13 @@ const core::app::ServiceDefinition& definition() {
         auto graph_settings = core::graph::read_graph_settings(env);
         auto llm_settings = core::llm::read_llm_settings(env);
         auto analyzer_settings = analyzer::read_analyzer_settings(env);
+        auto clock = dashboard::read_clock(env);
+        auto morning_settings = morning::read_morning_settings(env);
+        auto engagement_settings = engagement::read_engagement_settings(env);
         return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
                 distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, mailsec_settings,
-                graph_settings, llm_settings, analyzer_settings](core::app::Context& ctx) {
+                graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
+                morning_settings](core::app::Context& ctx) {
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -220,10 +229,14 @@ const core::app::ServiceDefinition& definition() {
           install_distributor(ctx, id, registry, distributor_settings);
           install_accounting(ctx, id, registry, accounting_settings);
           const integrations::Health health(ctx.db, ctx.executor);  // every client's call outcomes
-          install_mfa(ctx, id, registry, mfa_settings, health);
+          auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
           install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, health);
           install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_settings);
+          install_dashboard_routes(ctx, id, registry, clock);
+          install_mobile_routes(ctx, id, registry, clock);
+          install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, clock, health);
+          install_morning_summary(ctx, id, registry, notifier, flagged, clock, morning_settings);
           // Dashboards and the rest arrive with their issues.
         };
       },

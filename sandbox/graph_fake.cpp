@@ -1,5 +1,6 @@
 #include "sandbox/graph_fake.hpp"
 
+#include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
 #include "sandbox/demo_mail.hpp"
 #include "sandbox/graph_error.hpp"
@@ -34,7 +35,8 @@ Response graph_error(int status, std::string code, std::string message) {
       static_cast<Status>(status));
 }
 
-GraphFake::GraphFake(GraphFakeOptions options) : options_(std::move(options)) {}
+GraphFake::GraphFake(GraphFakeOptions options)
+    : options_(std::move(options)), report_lag_days_(options_.report_lag_days) {}
 
 void GraphFake::reset() {
   std::lock_guard lock(mutex_);
@@ -44,7 +46,12 @@ void GraphFake::reset() {
   sent_.clear();
   tokens_.clear();
   faults_ = {};
-  requests_ = tokens_issued_ = 0;
+  directory_.clear();
+  photos_.clear();
+  usage_.clear();
+  downloads_.clear();
+  report_lag_days_ = options_.report_lag_days;
+  requests_ = tokens_issued_ = report_requests_ = photo_requests_ = downloads_served_ = downloads_with_token_ = 0;
 }
 
 void GraphFake::create_mailbox(const std::string& mailbox) {
@@ -132,7 +139,12 @@ json GraphFake::stats() const {
           {"tokens_issued", tokens_issued_},
           {"mailboxes", boxes},
           {"sent", sent_.size()},
-          {"mail_send_granted", mail_send_}};
+          {"mail_send_granted", mail_send_},
+          {"report_requests", report_requests_},
+          {"photo_requests", photo_requests_},
+          {"downloads", downloads_served_},
+          {"downloads_with_token", downloads_with_token_},
+          {"directory_users", directory_.size()}};
 }
 
 std::string GraphFake::folder_id(const std::string& mailbox, const std::string& name) const {
@@ -174,10 +186,46 @@ json GraphFake::render(const std::string& mailbox, const FakeMessage& m, bool te
           {"internetMessageHeaders", headers}};
 }
 
+awaitable<std::optional<Response>> GraphFake::gate(Request& req) {
+  GraphFaults faults;
+  bool authorised = false;
+  const std::string token(req.header("authorization"));
+  {
+    std::lock_guard lock(mutex_);
+    ++requests_;
+    if (token.starts_with("Bearer ")) {
+      const auto it = tokens_.find(token.substr(7));
+      authorised = it != tokens_.end() && it->second > std::chrono::steady_clock::now();
+    }
+    faults = faults_;
+    if (!faults_.method.empty() && faults_.method != req.method_name)
+      faults.throttle = faults.server_errors = 0;
+    else if (faults_.throttle > 0)
+      --faults_.throttle;
+    else if (faults_.server_errors > 0)
+      --faults_.server_errors;
+  }
+  co_await core::async::sleep_for(faults.latency);
+  if (!authorised)
+    co_return graph_error(
+        401, "InvalidAuthenticationToken",
+        token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
+  if (faults.throttle > 0) {
+    auto res = graph_error(429, "TooManyRequests", "Application is over its MailboxConcurrency limit.");
+    res.headers.set("Retry-After", std::to_string(faults.retry_after));
+    co_return res;
+  }
+  if (faults.server_errors > 0)
+    co_return graph_error(faults.status, faults.status == 503 ? "ServiceUnavailable" : "UnknownError",
+                          "The service is temporarily unavailable.");
+  co_return std::nullopt;
+}
+
 void GraphFake::install(core::http::Router& router) {
-  install_token(router);     // graph_fake_token.cpp
-  install_messages(router);  // graph_fake_messages.cpp
-  install_control(router);   // graph_fake_control.cpp
+  install_token(router);      // graph_fake_token.cpp
+  install_messages(router);   // graph_fake_messages.cpp
+  install_control(router);    // graph_fake_control.cpp
+  install_directory(router);  // graph_fake_directory.cpp
 }
 
 }  // namespace sandbox

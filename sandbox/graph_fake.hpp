@@ -48,6 +48,32 @@
 //   - The `send_fail` fault ({status, code, message?}): every sendMail that passes the checks above
 //     answers that status with Graph's error body, until the faults are replaced.
 //
+// Directory and usage reports (issue 22; graph_fake_directory.cpp), behind the same token and fault
+// switches (throttle, server_errors with its status, latency):
+//   - GET /v1.0/users/{id | userPrincipalName}/photo/$value
+//     (learn.microsoft.com/graph/api/profilephoto-get): 200 with the photo's bytes and its
+//     Content-Type; a directory user without a photo: 404 {"error": {"code": "ImageNotFound", "message":
+//     "Exception of type 'Microsoft.Fast.Profile.Core.Exception.ImageNotFoundException' was thrown."}};
+//     no such user: 404 Request_ResourceNotFound "Resource '<id>' does not exist or one of its queried
+//     reference-property objects are not present." Directory users: add_directory_user, every mailbox,
+//     every user with a photo; each has a GUID object id, accepted in place of the name.
+//   - GET /v1.0/reports/getEmailActivityUserDetail(date=YYYY-MM-DD) and (period='D7|D30|D90|D180')
+//     (learn.microsoft.com/graph/api/reportroot-getemailactivityuserdetail): 302 Found, Content-Type
+//     text/plain, Location: a pre-authenticated download URL on this server
+//     (/data/download/{token}, valid 5 minutes, no Authorization needed) serving
+//     application/octet-stream: a UTF-8 byte-order mark (as the real files start, issue
+//     microsoftgraph/microsoft-graph-docs#7522) and the CSV with the columns Report Refresh Date, User
+//     Principal Name, Display Name, Is Deleted, Deleted Date, Last Activity Date, Send Count, Receive
+//     Count, Read Count, Meeting Created Count, Meeting Interacted Count, Assigned Products, Report
+//     Period. The data lags: the refresh date is today (UTC) minus `report_lag_days` (2, the 48 hours of
+//     vendors.md); a date after it downloads as the header alone (Graph answers an empty list for a day
+//     not processed yet, microsoftgraph/microsoft-graph-docs-contrib#2654). A date more than 28 days
+//     back: 400 {"error": {"code": "InvalidArgument", "message": "Invalid date value specified:
+//     <date>. Only support data for the past 28 days."}} (as issue
+//     microsoftgraph/microsoft-graph-docs#8946 records it). A date row lists the users with activity
+//     that day, Report Period 1 (unverified); a period row sums the period ending at the refresh date.
+//     Another period value, or neither: 400 BadRequest (the wording unverified).
+//
 // Control routes (for tests in other processes and the demo), under /_sandbox/graph:
 //   POST   /_sandbox/graph/reset                              forget every mailbox and switch
 //   POST   /_sandbox/graph/mailboxes/{mailbox}                create an empty mailbox
@@ -66,6 +92,14 @@
 //   GET    /_sandbox/graph/sent                               {sent: [{from, subject, contentType, body,
 //                                                              to, cc, bcc, saveToSentItems, sentDateTime}]}
 //                                                              every message sendMail accepted, oldest first
+//   PUT    /_sandbox/graph/users/{user}/photo                 the body is the photo, its Content-Type
+//                                                              header the type → {id}
+//   DELETE /_sandbox/graph/users/{user}/photo                 the user keeps no photo
+//   POST   /_sandbox/graph/usage                              {rows: [{date, user, displayName?, send,
+//                                                              receive, read?}]}: e-mail activity per day
+//   POST   /_sandbox/graph/usage/seed                         {users, days, seed, domain}: a realistic
+//                                                              tenant's activity, the last `days` days
+//   PUT    /_sandbox/graph/reports                            {lag_days}: how far the reports lag
 //   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
 #include "core/http/router.hpp"
 #include "sandbox/fake_message.hpp"
@@ -76,6 +110,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -86,6 +121,7 @@ struct GraphFakeOptions {
   std::string client_id = "sandbox-client";
   std::string client_secret = "sandbox-secret";
   std::chrono::seconds token_lifetime{3599};
+  int report_lag_days = 2;  // the usage reports' refresh date is today (UTC) minus this
 };
 
 struct GraphFaults {
@@ -98,6 +134,18 @@ struct GraphFaults {
   int send_fail_status = 0;              // when set, every sendMail answers it with send_fail_code
   std::string send_fail_code;            // Graph's error code, e.g. "ErrorAccessDenied"
   std::string send_fail_message;         // empty: a generic message
+};
+
+// A user's e-mail activity on one day, as the usage report counts it.
+struct UsageDay {
+  std::string user;  // user principal name
+  std::string display_name;
+  int send = 0;
+  int receive = 0;
+  int read = 0;
+  int meeting_created = 0;
+  int meeting_interacted = 0;
+  std::string assigned_products = "MICROSOFT 365 BUSINESS STANDARD";
 };
 
 // One message sendMail accepted.
@@ -137,6 +185,17 @@ class GraphFake {
   std::vector<SentMail> sent() const;  // every message sendMail accepted, oldest first
   nlohmann::json stats() const;
 
+  // The directory (graph_fake_directory.cpp). A user is named by its user principal name; each
+  // gets a GUID object id, returned, which the API also accepts.
+  std::string add_directory_user(const std::string& upn);
+  std::string set_photo(const std::string& user, std::string content_type, std::string bytes);
+  void remove_photo(const std::string& user);
+  // E-mail activity on `date` (YYYY-MM-DD); a second entry for the same user and date replaces it.
+  void add_usage(const std::string& date, UsageDay usage);
+  // `users` users of `domain`, with activity on each of the last `days` days (working days busier).
+  void seed_usage(int users, int days, std::uint32_t seed = 1, const std::string& domain = "msp.example");
+  void set_report_lag(int days);
+
  private:
   struct Mailbox {
     std::vector<FakeMessage> messages;
@@ -146,9 +205,18 @@ class GraphFake {
   };
   struct Call;  // one API call: its mailbox's in-flight count, released when done
 
-  void install_token(core::http::Router& router);     // graph_fake_token.cpp
-  void install_messages(core::http::Router& router);  // graph_fake_messages.cpp (and sendMail)
-  void install_control(core::http::Router& router);   // graph_fake_control.cpp
+  void install_token(core::http::Router& router);      // graph_fake_token.cpp
+  void install_messages(core::http::Router& router);   // graph_fake_messages.cpp (and sendMail)
+  void install_control(core::http::Router& router);    // graph_fake_control.cpp
+  void install_directory(core::http::Router& router);  // graph_fake_directory.cpp
+
+  // What every API call passes first: the bearer token, then the fault switches (429, 5xx,
+  // latency). An error response, or nullopt to go on.
+  boost::asio::awaitable<std::optional<core::http::Response>> gate(core::http::Request& req);
+  // The directory user `ref` (a name or an object id) names, lowercased; nullopt when unknown.
+  // Called with mutex_ held.
+  std::optional<std::string> directory_user(const std::string& ref) const;
+  std::string object_id(const std::string& upn);  // creates it; mutex_ held
 
   std::string folder_id(const std::string& mailbox, const std::string& name) const;
   std::optional<std::string> folder_name(const std::string& mailbox, const std::string& ref) const;
@@ -163,6 +231,23 @@ class GraphFake {
   std::vector<SentMail> sent_;
   std::map<std::string, std::chrono::steady_clock::time_point> tokens_;
   GraphFaults faults_;
+  struct StoredPhoto {
+    std::string content_type;
+    std::string bytes;
+  };
+  struct Download {
+    std::string csv;
+    std::chrono::steady_clock::time_point until;
+  };
+  std::map<std::string, std::string> directory_;                  // upn → object id
+  std::map<std::string, StoredPhoto> photos_;                     // by upn
+  std::map<std::string, std::map<std::string, UsageDay>> usage_;  // date → upn → activity
+  std::map<std::string, Download> downloads_;                     // by token
+  int report_lag_days_ = 2;
+  std::int64_t report_requests_ = 0;
+  std::int64_t photo_requests_ = 0;
+  std::int64_t downloads_served_ = 0;
+  std::int64_t downloads_with_token_ = 0;  // a download is pre-authenticated: a client sends no token there
   std::int64_t requests_ = 0;
   std::int64_t tokens_issued_ = 0;
   std::int64_t next_id_ = 1;

@@ -121,6 +121,60 @@ void GraphFake::install_control(core::http::Router& router) {
                        {"sentDateTime", core::format_rfc3339(m.sent_at)}});
     co_return Response::json({{"sent", items}});
   });
+  // The directory and the usage reports (graph_fake_directory.cpp).
+  router.put("/_sandbox/graph/users/{user}/photo", [this](Request& req) -> awaitable<Response> {
+    const std::string type(req.header("content-type"));
+    if (!type.starts_with("image/") || req.body.empty())
+      co_return graph_error(400, "BadRequest", "the body must be an image with its image/* Content-Type");
+    co_return Response::json({{"id", set_photo(std::string(req.param("user")), type, req.body)}});
+  });
+  router.del("/_sandbox/graph/users/{user}/photo", [this](Request& req) -> awaitable<Response> {
+    remove_photo(std::string(req.param("user")));
+    co_return Response::empty();
+  });
+  router.post("/_sandbox/graph/usage", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object() || !body.contains("rows") || !body["rows"].is_array())
+      co_return graph_error(400, "BadRequest",
+                            "body must be {rows: [{date, user, displayName?, send, receive, read?}]}");
+    const json rows = body["rows"];
+    for (const auto& r : rows) {
+      if (!r.is_object() || !r.contains("date") || !r["date"].is_string() || !r.contains("user") ||
+          !r["user"].is_string())
+        co_return graph_error(400, "BadRequest", "each row needs a date (YYYY-MM-DD) and a user");
+      UsageDay u;
+      u.user = r["user"];
+      u.display_name = r.value("displayName", "");
+      for (const auto& bad :
+           {read_int(r, "send", 0, 1'000'000, u.send), read_int(r, "receive", 0, 1'000'000, u.receive),
+            read_int(r, "read", 0, 1'000'000, u.read)})
+        if (bad) co_return graph_error(400, "BadRequest", *bad);
+      add_usage(r["date"], std::move(u));
+    }
+    co_return Response::json({{"rows", rows.size()}}, Status::created);
+  });
+  router.post("/_sandbox/graph/usage/seed", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    if (!body.is_object()) co_return graph_error(400, "BadRequest", "body must be a JSON object");
+    int users = 25, days = 28;
+    std::uint32_t seed = 1;
+    for (const auto& bad :
+         {read_int(body, "users", 0, 10'000, users), read_int(body, "days", 0, 120, days), read_seed(body, seed)})
+      if (bad) co_return graph_error(400, "BadRequest", *bad);
+    const std::string domain = body.value("domain", "msp.example");
+    if (!core::is_domain_name(domain)) co_return graph_error(400, "BadRequest", "domain must be a domain name");
+    seed_usage(users, days, seed, domain);
+    co_return Response::json({{"users", users}, {"days", days}}, Status::created);
+  });
+  router.put("/_sandbox/graph/reports", [this](Request& req) -> awaitable<Response> {
+    const auto body = body_of(req);
+    int lag = 2;
+    if (!body.is_object() || !body.contains("lag_days"))
+      co_return graph_error(400, "BadRequest", "body must be {lag_days: 0..28}");
+    if (auto bad = read_int(body, "lag_days", 0, 28, lag)) co_return graph_error(400, "BadRequest", *bad);
+    set_report_lag(lag);
+    co_return Response::json({{"lag_days", lag}});
+  });
   router.get("/_sandbox/graph/stats", [this](Request&) -> awaitable<Response> { co_return Response::json(stats()); });
 }
 

@@ -3,7 +3,6 @@
 // switches.
 #include "sandbox/graph_fake.hpp"
 
-#include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
 #include "sandbox/graph_error.hpp"
 #include "sandbox/odata_filter.hpp"
@@ -160,45 +159,19 @@ struct GraphFake::Call {
 };
 
 void GraphFake::install_messages(core::http::Router& router) {
-  // Every API route: bearer token, faults, latency, the mailbox's in-flight count.
+  // Every API route: the gate (bearer token, faults, latency), the mailbox's in-flight count.
   using Api = std::function<awaitable<Response>(Request&, const std::string& mailbox)>;
   auto api = [this](Api handler) {
     return [this, handler = std::move(handler)](Request& req) -> awaitable<Response> {
       const std::string mailbox = core::to_lower(std::string(req.param("mailbox")));
       Call call(*this, mailbox);
-      GraphFaults faults;
-      bool authorised = false, known = false, denied = false;
-      std::string token(req.header("authorization"));
+      if (auto refused = co_await gate(req)) co_return std::move(*refused);
+      bool known = false, denied = false;
       {
         std::lock_guard lock(mutex_);
-        ++requests_;
-        if (token.starts_with("Bearer ")) {
-          const auto it = tokens_.find(token.substr(7));
-          authorised = it != tokens_.end() && it->second > std::chrono::steady_clock::now();
-        }
         known = mailboxes_.contains(mailbox);
         denied = denied_.contains(mailbox);
-        faults = faults_;
-        if (!faults_.method.empty() && faults_.method != req.method_name)
-          faults.throttle = faults.server_errors = 0;
-        else if (faults_.throttle > 0)
-          --faults_.throttle;
-        else if (faults_.server_errors > 0)
-          --faults_.server_errors;
       }
-      co_await core::async::sleep_for(faults.latency);
-      if (!authorised)
-        co_return graph_error(
-            401, "InvalidAuthenticationToken",
-            token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
-      if (faults.throttle > 0) {
-        auto res = graph_error(429, "TooManyRequests", "Application is over its MailboxConcurrency limit.");
-        res.headers.set("Retry-After", std::to_string(faults.retry_after));
-        co_return res;
-      }
-      if (faults.server_errors > 0)
-        co_return graph_error(faults.status, faults.status == 503 ? "ServiceUnavailable" : "UnknownError",
-                              "The service is temporarily unavailable.");
       if (denied) co_return graph_error(403, "ErrorAccessDenied", "Access is denied. Check credentials and try again.");
       if (!known) co_return graph_error(404, "ErrorInvalidUser", "The requested user '" + mailbox + "' is invalid.");
       co_return co_await handler(req, mailbox);

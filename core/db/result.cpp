@@ -15,18 +15,37 @@ Param to_param(double v) {
 
 Param to_param(const nlohmann::json& v) { return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
-Param to_param(const std::vector<std::string>& v) {
+namespace {
+
+// {a,b,c} of the elements as `element` writes them.
+template <class Range, class Element>
+std::string array_literal(const Range& values, Element element) {
   std::string out = "{";
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) out += ',';
-    out += '"';
-    for (char c : v[i]) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '"';
+  for (const auto& v : values) {
+    if (out.size() > 1) out += ',';
+    out += element(v);
   }
   return out + "}";
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+}  // namespace
+
+Param to_param(const std::vector<std::string>& v) { return array_literal(v, quoted); }
+Param to_param(const std::set<std::string>& v) { return array_literal(v, quoted); }
+Param to_param(const std::vector<std::int64_t>& v) {
+  return array_literal(v, [](std::int64_t n) { return std::to_string(n); });
+}
+Param to_param(const std::vector<double>& v) {
+  return array_literal(v, [](double d) { return *to_param(d); });
 }
 
 int Row::column(std::string_view name) const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -35,6 +36,10 @@ Param to_param(double v);
 Param to_param(const nlohmann::json& v);
 // A text[] literal: {"a","b\"c"}; bind with $n::text[].
 Param to_param(const std::vector<std::string>& v);
+Param to_param(const std::set<std::string>& v);
+// Number array literals, {1,2,3}: bind with $n::bigint[], $n::numeric[].
+Param to_param(const std::vector<std::int64_t>& v);
+Param to_param(const std::vector<double>& v);
 template <class T>
 Param to_param(const std::optional<T>& v) {
   return v ? to_param(*v) : std::nullopt;

@@ -44,6 +44,8 @@ std::string odata_string(std::string_view s) {
   return out + "'";
 }
 
+}  // namespace
+
 GraphError error_from(const OutboundResponse& res, std::string_view what) {
   std::string code, message;
   try {
@@ -63,8 +65,6 @@ GraphError error_from(const OutboundResponse& res, std::string_view what) {
   if (!message.empty()) detail += ": " + message;
   return GraphError(res.status, code, detail);
 }
-
-}  // namespace
 
 GraphSettings read_graph_settings(core::config::Reader& env) {
   GraphSettings g;
@@ -167,16 +167,11 @@ awaitable<std::string> GraphClient::token() {
   co_return token_;
 }
 
-awaitable<OutboundResponse> GraphClient::call(const std::string& mailbox, OutboundRequest request) {
-  auto permit = co_await slots(mailbox).acquire();
+awaitable<OutboundResponse> GraphClient::authorized(OutboundRequest request) {
   for (int attempt = 1;; ++attempt) {
     const std::string bearer = co_await token();
     OutboundRequest r = request;
     r.headers.emplace_back("Authorization", "Bearer " + bearer);
-    r.headers.emplace_back("Prefer", "IdType=\"ImmutableId\"");
-    r.headers.emplace_back("Prefer", "outlook.body-content-type=\"text\"");
-    r.headers.emplace_back("Accept", "application/json");
-    if (!r.body.empty()) r.headers.emplace_back("Content-Type", "application/json");
     const std::string what = r.method + " " + r.url.substr(0, r.url.find('?'));
     OutboundResponse res;
     try {
@@ -189,9 +184,20 @@ awaitable<OutboundResponse> GraphClient::call(const std::string& mailbox, Outbou
       if (token_ == bearer) token_.clear();
       continue;
     }
-    if (!res.ok()) throw error_from(res, what);
     co_return res;
   }
+}
+
+awaitable<OutboundResponse> GraphClient::call(const std::string& mailbox, OutboundRequest request) {
+  auto permit = co_await slots(mailbox).acquire();
+  request.headers.emplace_back("Prefer", "IdType=\"ImmutableId\"");
+  request.headers.emplace_back("Prefer", "outlook.body-content-type=\"text\"");
+  request.headers.emplace_back("Accept", "application/json");
+  if (!request.body.empty()) request.headers.emplace_back("Content-Type", "application/json");
+  const std::string what = request.method + " " + request.url.substr(0, request.url.find('?'));
+  auto res = co_await authorized(std::move(request));
+  if (!res.ok()) throw error_from(res, what);
+  co_return res;
 }
 
 awaitable<std::vector<MailMessage>> GraphClient::list(const std::string& mailbox, std::string url, std::size_t limit) {

@@ -13,6 +13,9 @@
 // bodies. At most `max_concurrent` requests per mailbox are in flight at once (Graph throttles
 // beyond about 4). 429 and 503 are retried after Retry-After by core::http::Client; other
 // failures throw GraphError with the status, Graph's error code and its message.
+//
+// The directory and usage-report calls (core/graph/directory.hpp) go through the same client with
+// authorized(), so one token cache serves both.
 #include "core/async/semaphore.hpp"
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
@@ -100,6 +103,14 @@ class GraphClient {
   // a content_type other than Text or HTML, before anything is sent (status 0).
   boost::asio::awaitable<void> send_mail(std::string from_mailbox, OutgoingMail mail);
 
+  // One request with the app's bearer token (a 401 drops the token and asks once more with a new
+  // one), answered whatever its status; throws GraphError (status 0) when no response arrived.
+  // What the mail calls above and the directory client (core/graph/directory.hpp) share.
+  boost::asio::awaitable<core::http::OutboundResponse> authorized(core::http::OutboundRequest request);
+  // The HTTP client behind it, for a request that must not carry the token (a report download).
+  const core::http::Client& http() const { return http_; }
+  const GraphSettings& settings() const { return settings_; }
+
  private:
   boost::asio::awaitable<std::string> token();
   // One API call: bearer token, Prefer headers, the mailbox's concurrency slot; throws GraphError
@@ -124,5 +135,9 @@ class GraphClient {
 
 // Parses one message of a Graph message list (exposed for tests).
 MailMessage parse_message(const nlohmann::json& item);
+
+// The GraphError for a response that is not a success: its status, Graph's error code and message
+// (or the token endpoint's), prefixed by `what` (e.g. "GET /v1.0/users/x/photo/$value").
+GraphError error_from(const core::http::OutboundResponse& res, std::string_view what);
 
 }  // namespace core::graph

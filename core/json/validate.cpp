@@ -283,6 +283,19 @@ bool QueryReader::boolean(std::string_view name, bool fallback) {
   return fallback;
 }
 
+std::vector<std::int64_t> QueryReader::integers(std::string_view name, const IntRule& rule) {
+  std::vector<std::int64_t> out;
+  for (auto v : query_.all(name)) {
+    const auto n = parse_int64(trim(v));
+    if (!n) {
+      add(std::string(name), "must be an integer");
+      continue;
+    }
+    if (auto checked = check_integer(std::string(name), *n, rule)) out.push_back(*checked);
+  }
+  return out;
+}
+
 std::vector<std::string> QueryReader::all(std::string_view name, const StringRule& rule) {
   std::vector<std::string> out;
   for (auto v : query_.all(name))

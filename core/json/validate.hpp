@@ -124,6 +124,8 @@ class QueryReader : public Errors {
   bool boolean(std::string_view name, bool fallback);
   // Repeated keys: `status=1&status=8` → both, each checked.
   std::vector<std::string> all(std::string_view name, const StringRule& rule = {});
+  // Repeated integer keys: `status=1&status=8` → {1, 8}, each checked.
+  std::vector<std::int64_t> integers(std::string_view name, const IntRule& rule = {});
 
  private:
   const http::Query& query_;

@@ -167,3 +167,15 @@ TEST(QueryReader, DefaultsRangesAndRepeatedKeys) {
   EXPECT_EQ(p.errors()[2].field, "status");
   EXPECT_EQ(p.errors()[3].field, "flag");
 }
+
+TEST(QueryReader, RepeatedIntegersAreEachChecked) {
+  const auto q = *core::http::parse_query("s=1&s=8&s=x&s=99&p=2");
+  QueryReader in(q);
+  EXPECT_EQ(in.integers("s", {.min = 0, .max = 50}), (std::vector<std::int64_t>{1, 8}));
+  EXPECT_EQ(in.integers("p"), (std::vector<std::int64_t>{2}));
+  EXPECT_TRUE(in.integers("absent").empty());
+  const auto p = problem_of([&] { in.finish(); });
+  ASSERT_EQ(p.errors().size(), 2u);
+  EXPECT_EQ(p.errors()[0], (core::http::FieldError{"s", "must be an integer"}));
+  EXPECT_EQ(p.errors()[1], (core::http::FieldError{"s", "must be between 0 and 50"}));
+}

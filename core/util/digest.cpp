@@ -1,5 +1,7 @@
 #include "core/util/digest.hpp"
 
+#include <cstdint>
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -75,6 +77,41 @@ std::string base64(std::string_view data) {
   const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                                 reinterpret_cast<const unsigned char*>(data.data()), static_cast<int>(data.size()));
   out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::string base64url(std::string_view data) {
+  std::string out = base64(data);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
+  return out;
+}
+
+std::optional<std::string> from_base64url(std::string_view text) {
+  if (text.size() % 4 == 1) return std::nullopt;
+  const auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '-') return 62;
+    if (c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  out.reserve(text.size() * 3 / 4);
+  std::uint32_t bits = 0;
+  int count = 0;
+  for (const char c : text) {
+    const int v = value(c);
+    if (v < 0) return std::nullopt;
+    bits = (bits << 6) | static_cast<std::uint32_t>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(static_cast<char>((bits >> count) & 0xFF));
+    }
+  }
+  if ((bits & ((1u << count) - 1)) != 0) return std::nullopt;  // a canonical encoding leaves zeros
   return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Digests, message authentication codes and base64, on OpenSSL. Pure functions.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,5 +27,11 @@ std::string hmac_sha1_hex(std::string_view key, std::string_view data);
 
 // Standard base64 (RFC 4648 section 4) with padding.
 std::string base64(std::string_view data);
+
+// base64url (RFC 4648 section 5) without padding: what opaque cursors in URLs carry.
+std::string base64url(std::string_view data);
+// Its inverse, strict: nullopt for any character outside the alphabet, padding, or a length no
+// encoding produces (4n + 1), or nonzero bits left over.
+std::optional<std::string> from_base64url(std::string_view text);
 
 }  // namespace core

@@ -52,5 +52,20 @@ TEST(Digest, Base64PadsLikeRfc4648) {
   EXPECT_EQ(base64("\xc3\xa9t\xc3\xa9"), "w6l0w6k=");
 }
 
+TEST(Digest, Base64UrlRoundTripsAndRefusesWhatNoEncodingProduces) {
+  EXPECT_EQ(base64url(""), "");
+  EXPECT_EQ(base64url("f"), "Zg");
+  EXPECT_EQ(base64url("fo"), "Zm8");
+  EXPECT_EQ(base64url("\xfb\xff\xbf"), "-_-_");  // the two characters that differ from base64
+  for (const std::string s : {"", "f", "fo", "foo", "foob", "\xfb\xff\xbf\x00", "{\"a\":1}"})
+    EXPECT_EQ(from_base64url(base64url(s)), s);
+  EXPECT_EQ(from_base64url("Zm9v"), "foo");
+  EXPECT_FALSE(from_base64url("Zm9v="));  // padding
+  EXPECT_FALSE(from_base64url("Zm+v"));   // the standard alphabet's +
+  EXPECT_FALSE(from_base64url("Zm9vY"));  // 4n + 1 characters
+  EXPECT_FALSE(from_base64url("Zh"));     // leftover bits not zero ("Zg" is canonical)
+  EXPECT_FALSE(from_base64url("Zm 9"));
+}
+
 }  // namespace
 }  // namespace core

@@ -111,12 +111,8 @@ awaitable<void> hold_lease(core::db::Pool& db, std::int64_t job, std::string own
 awaitable<std::vector<QueuedJob>> enqueue(core::db::Transaction& tx, std::vector<std::int64_t> tickets,
                                           std::vector<double> estimates, std::optional<std::string> route,
                                           std::int64_t requested_by) {
-  std::string ids = "{", costs = "{";
-  for (std::size_t i = 0; i < tickets.size(); ++i) {
-    ids += (i ? "," : "") + std::to_string(tickets[i]);
-    costs += (i ? "," : "") + std::to_string(i < estimates.size() ? estimates[i] : 0.0);
-  }
-  const auto rows = co_await tx.query(kEnqueue, ids + "}", costs + "}", requested_by, route);
+  estimates.resize(tickets.size(), 0.0);
+  const auto rows = co_await tx.query(kEnqueue, tickets, estimates, requested_by, route);
   std::vector<QueuedJob> out;
   for (const auto& row : rows) out.push_back({row.get<std::int64_t>(0), row.get<std::int64_t>(1)});
   co_return out;

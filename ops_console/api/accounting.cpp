@@ -88,7 +88,7 @@ void install_accounting_routes(core::app::Context& ctx, std::shared_ptr<identity
   });
 
   routes.get("/api/accounting/summary", [&db](Request& req) -> awaitable<Response> {
-    const std::string zone = identity::current_user(req).timezone.value_or(std::string(identity::kDefaultTimezone));
+    const std::string zone = identity::current_timezone(req);
     const auto rows = co_await db.query(kSummary, zone);
     co_return Response::json_text(std::string(rows.front().text(0)));
   });

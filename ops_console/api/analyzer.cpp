@@ -92,8 +92,6 @@ constexpr std::string_view kShareOutcome = "UPDATE analysis_shares SET email_sen
 // Reports render as analyzer_report_json() (migration 0018).
 constexpr std::string_view kReport = "SELECT analyzer_report_json(r) FROM analyzer_reports r WHERE r.id = $1";
 
-std::string timezone_of(const Request& req) { return identity::current_user(req).timezone.value_or("UTC"); }
-
 core::db::Composed compose_ticket_list(const Request& req) {
   core::json::QueryReader in(req.query);
   const std::string period = in.optional_string("period", {.one_of = kPeriods}).value_or("all");
@@ -108,7 +106,8 @@ core::db::Composed compose_ticket_list(const Request& req) {
   core::db::Composed st;
   std::string where = " WHERE t.deleted_at IS NULL";
   if (period != "all") {
-    const std::string range = "calendar_period(" + st.bind(period) + ", " + st.bind(timezone_of(req)) + ", now())";
+    const std::string range =
+        "calendar_period(" + st.bind(period) + ", " + st.bind(identity::current_timezone(req)) + ", now())";
     restrict(where, "t.create_date >= coalesce(lower(" + range + "), '-infinity')");
     restrict(where, "t.create_date < coalesce(upper(" + range + "), 'infinity')");
   }
@@ -128,12 +127,6 @@ core::db::Composed compose_ticket_list(const Request& req) {
   return st;
 }
 
-std::string pg_bigint_array(const std::vector<std::int64_t>& ids) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + std::to_string(ids[i]);
-  return out + "}";
-}
-
 awaitable<Response> analyze(core::db::Pool& db, const AnalyzerWiring& w, Request& req) {
   const auto body = core::json::parse_object(req.body);
   core::json::BodyReader in(body);
@@ -150,7 +143,7 @@ awaitable<Response> analyze(core::db::Pool& db, const AnalyzerWiring& w, Request
   tickets.erase(std::unique(tickets.begin(), tickets.end()), tickets.end());
 
   std::map<std::int64_t, double> estimates;
-  for (const auto& row : co_await db.query(kTicketSizes, pg_bigint_array(tickets))) {
+  for (const auto& row : co_await db.query(kTicketSizes, tickets)) {
     const auto tokens = analyzer::analysis_tokens(row.get<std::int64_t>(1));
     estimates[row.get<std::int64_t>(0)] = w.settings.pricing.cost(tokens.prompt, tokens.completion);
   }
@@ -235,7 +228,7 @@ awaitable<Response> start_report(core::db::Pool& db, boost::asio::any_io_executo
   const auto body = core::json::parse_object(req.body);
   core::json::BodyReader in(body);
   analyzer::ReportScope scope{.period = in.string("period", {.one_of = kPeriods}),
-                              .timezone = timezone_of(req),
+                              .timezone = identity::current_timezone(req),
                               .company_id = in.optional_integer("companyId", {.min = 1})};
   const bool confirmed = in.optional_boolean("confirmCost").value_or(false);
   in.finish();

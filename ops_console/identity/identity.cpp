@@ -175,6 +175,10 @@ const User& current_user(const Request& req) {
   return *user;
 }
 
+std::string current_timezone(const core::http::Request& req) {
+  return current_user(req).timezone.value_or(std::string(kDefaultTimezone));
+}
+
 std::string session_cookie(const Request& req, const std::string& token) {
   if (token.empty())
     return core::http::set_cookie(req, {.name = kSessionCookie, .value = "", .same_site = "Lax", .max_age = 0});

@@ -88,6 +88,8 @@ core::http::Handler admin(std::shared_ptr<Identity> identity, core::http::Handle
 core::http::Handler perm(std::shared_ptr<Identity> identity, std::string resource, std::string action,
                          core::http::Handler handler);
 const User& current_user(const core::http::Request& req);
+// The signed-in user's IANA zone, kDefaultTimezone when they chose none: what "today" means to them.
+std::string current_timezone(const core::http::Request& req);
 
 // An agent instance calling with its own bearer token (issue 18; agent_instances, migration 0011).
 struct Agent {

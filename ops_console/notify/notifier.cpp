@@ -69,12 +69,6 @@ std::string failure_reason(const Channel& channel, const core::http::OutboundRes
   return reason;
 }
 
-// The URL with its path and query dropped: a Telegram URL carries the bot token in its path.
-std::string redacted(const std::string& url) {
-  const auto parts = parse_url(url);
-  return parts ? parts->scheme + "://" + parts->host + "/…" : "the destination";
-}
-
 }  // namespace
 
 json Delivery::to_json() const {
@@ -176,7 +170,7 @@ awaitable<Delivery> Notifier::deliver(const Channel& channel, const Message& mes
                                       const std::optional<std::string>& event_key) const {
   Delivery d;
   try {
-    d = co_await attempt(channel, message, event_key);
+    d = co_await send(channel, message, event_key);
   } catch (const std::exception& e) {  // a bug of ours, not the channel's: still recorded
     d = Delivery{
         .channel_id = channel.id, .channel_type = channel.type, .reason = std::string("internal error: ") + e.what()};
@@ -188,8 +182,8 @@ awaitable<Delivery> Notifier::deliver(const Channel& channel, const Message& mes
   co_return d;
 }
 
-awaitable<Delivery> Notifier::attempt(const Channel& channel, const Message& message,
-                                      const std::optional<std::string>& event_key) const {
+awaitable<Delivery> Notifier::send(const Channel& channel, const Message& message,
+                                   const std::optional<std::string>& event_key) const {
   Delivery d{.channel_id = channel.id, .channel_type = channel.type};
   OutboundRequest req = build_request(channel, message, event_key, settings_);
   GuardRules rules = settings_.rules_for(channel.type);  // named: docs/conventions.md on GCC 12
@@ -214,7 +208,7 @@ awaitable<Delivery> Notifier::attempt(const Channel& channel, const Message& mes
     if (!d.delivered) d.reason = failure_reason(channel, res);
   } catch (const core::http::TransportError& e) {
     std::string what = e.what();
-    if (const auto at = what.find(url); at != std::string::npos) what.replace(at, url.size(), redacted(url));
+    if (const auto at = what.find(url); at != std::string::npos) what.replace(at, url.size(), redacted_url(url));
     d.attempts = 1;
     d.reason = "no response: " + what;
   }

@@ -59,6 +59,11 @@ class Notifier {
 
   boost::asio::awaitable<std::vector<Delivery>> notify(std::string event_key, Message message) const;
 
+  // One delivery to one channel: the guard, the attempt and its one retry, the outcome. Nothing is
+  // recorded: for a caller that keeps its own record (the morning summary's webhooks).
+  boost::asio::awaitable<Delivery> send(const Channel& channel, const Message& message,
+                                        const std::optional<std::string>& event_key) const;
+
   // The test message a channel gets when it is saved and on demand.
   boost::asio::awaitable<Delivery> send_test(Channel channel) const;
 
@@ -66,8 +71,6 @@ class Notifier {
 
  private:
   boost::asio::awaitable<Delivery> deliver(const Channel& channel, const Message& message,
-                                           const std::optional<std::string>& event_key) const;
-  boost::asio::awaitable<Delivery> attempt(const Channel& channel, const Message& message,
                                            const std::optional<std::string>& event_key) const;
   boost::asio::awaitable<void> record(const Delivery& delivery, const std::optional<std::string>& event_key) const;
 

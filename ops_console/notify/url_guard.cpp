@@ -56,6 +56,11 @@ std::optional<UrlParts> parse_url(std::string_view url) {
   return parts;
 }
 
+std::string redacted_url(std::string_view url) {
+  const auto parts = parse_url(url);
+  return parts ? parts->scheme + "://" + parts->host + "/…" : "the destination";
+}
+
 namespace {
 
 bool in_v4(std::uint32_t a, std::uint32_t net, int bits) {

@@ -37,6 +37,11 @@ struct UrlParts {
 // nullopt when `url` is not an absolute http(s) URL with a host.
 std::optional<UrlParts> parse_url(std::string_view url);
 
+// The URL with its path and query dropped, "https://chat.googleapis.com/…" ("the destination" when
+// it does not parse): what logs, errors and lists show of a destination, whose path may carry a
+// token (Telegram's bot token, a chat webhook's key).
+std::string redacted_url(std::string_view url);
+
 // True for addresses on the public internet; false for the ranges listed above.
 bool is_public_address(const boost::asio::ip::address& address);
 // 127.0.0.0/8, ::1, and their IPv4-mapped forms.

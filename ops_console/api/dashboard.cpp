@@ -1,0 +1,48 @@
+#include "ops_console/api/dashboard.hpp"
+
+#include "core/app/json_rows.hpp"
+#include "ops_console/identity/routes.hpp"
+
+namespace ops_console {
+
+using boost::asio::awaitable;
+using core::http::Request;
+using core::http::Response;
+
+namespace {
+
+// The figures render in SQL: dashboard_overview_json() (migration 0020),
+// dashboard_trends_json() (migration 0020), integration_board_json() (migration 0020),
+// worker_status_json() (migration 0020).
+constexpr std::string_view kOverview = "SELECT dashboard_overview_json($1, $2::timestamptz)";
+constexpr std::string_view kTrends = "SELECT dashboard_trends_json($1, $2::timestamptz)";
+constexpr std::string_view kIntegrationHealth =
+    "SELECT json_build_object('integrations', integration_board_json($1::text[]))";
+constexpr std::string_view kWorkers =
+    "SELECT json_build_object('at', $1::timestamptz, "
+    "'workers', worker_status_json($1::timestamptz))";
+
+}  // namespace
+
+void install_dashboard_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                              std::shared_ptr<integrations::Registry> registry, dashboard::Clock clock) {
+  identity::Routes routes(ctx.router, id);
+  auto& db = ctx.db;
+
+  routes.get("/api/dashboard/overview", [&db, clock](Request& req) {
+    return core::app::json_document(db, kOverview, identity::current_timezone(req), clock.at);
+  });
+
+  routes.get("/api/dashboard/trends", [&db, clock](Request& req) {
+    return core::app::json_document(db, kTrends, identity::current_timezone(req), clock.at);
+  });
+
+  routes.get("/api/dashboard/integration-health", [&db, registry](Request&) -> awaitable<Response> {
+    co_return co_await core::app::json_document(db, kIntegrationHealth, co_await registry->disabled());
+  });
+
+  routes.get("/api/status/workers",
+             [&db, clock](Request&) { return core::app::json_document(db, kWorkers, clock.at); });
+}
+
+}  // namespace ops_console

@@ -1,0 +1,280 @@
+// The dashboards, the worker status and the mobile dashboard and finance (issue 22), with the
+// spec's day-boundary rules: a run pinned (DASHBOARD_NOW) to Monday 2026-11-23 10:30 UTC, which is
+// 23:30 that Monday in Auckland and 02:30 that Monday in Los Angeles, and tickets placed a minute
+// either side of each zone's midnight.
+#include "ops_console/tests/console_fixture.hpp"
+
+namespace {
+
+using nlohmann::json;
+using ops_console::testing::ConsoleTest;
+
+constexpr const char* kPassword = "correct horse battery";
+constexpr const char* kNow = "2026-11-23T10:30:00Z";
+
+struct DashboardTest : ConsoleTest {
+  std::map<std::string, std::string> tokens;  // zone → a signed-in user in it
+
+  void start_pinned(std::map<std::string, std::string> env = {}) {
+    env.emplace("DASHBOARD_NOW", kNow);
+    env.emplace("ANALYZER_WORKERS", "0");
+    for (const std::string zone : {"UTC", "Pacific/Auckland", "America/Los_Angeles"}) {
+      const std::string email = "user" + std::to_string(tokens.size()) + "@msp.example";
+      add_user(email, kPassword);
+      sql("UPDATE users SET timezone = '" + zone + "' WHERE email = '" + email + "'");
+      tokens[zone] = email;
+    }
+    start(env);
+    for (auto& [zone, email] : tokens) email = sign_in(email, kPassword);
+  }
+  json get(const std::string& path, const std::string& zone) {
+    const auto res = call("GET", path, nullptr, tokens.at(zone));
+    EXPECT_EQ(res.status, 200u) << path << ": " << res.body;
+    return res.json();
+  }
+
+  // Tickets of company 1 (in scope, explicitly) around the midnights that matter, one of company
+  // 2 (out of scope) today, one created after the pinned instant, and one completed today.
+  void seed_tickets() {
+    sql("INSERT INTO companies (id, company_name) VALUES (1, 'Contoso'), (2, 'Out Of Scope Ltd')");
+    sql("INSERT INTO company_scope (company_id, in_scope, updated_by) VALUES (1, true, 'a'), (2, false, 'a')");
+    sql("INSERT INTO psa_picklists (entity, field, value, label) VALUES ('Tickets', 'queueID', 8, 'Service Desk'), "
+        "('Tickets', 'priority', 1, 'High'), ('Tickets', 'priority', 2, 'Medium')");
+    sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date, due_date_time) VALUES "
+        "(1, 1, 1, 8, 1, '2026-11-22T11:01Z', '2026-11-23T10:29Z'), "  // A: a minute into Auckland's Monday
+        "(2, 1, 2, 8, 1, '2026-11-22T10:59Z', '2026-11-23T10:31Z'), "  // B: a minute before it
+        "(3, 1, 2, 8, 1, '2026-11-23T08:01Z', NULL), "                 // C: a minute into LA's Monday
+        "(4, 1, 2, 8, 1, '2026-11-23T07:59Z', NULL), "                 // D: a minute before it
+        "(5, 1, 2, 8, 1, '2026-11-23T00:01Z', NULL), "                 // E: a minute into UTC's Monday
+        "(6, 1, 1, 8, 1, '2026-11-22T23:59Z', '2026-11-23T00:30Z'), "  // F: a minute before it
+        "(7, 1, 1, 8, 2, '2026-11-23T09:00Z', '2026-11-23T09:00Z'), "  // G: out of scope
+        "(8, 1, 1, 8, 1, '2026-11-23T10:31Z', NULL)");                 // after the pinned instant
+    sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date, completed_date) VALUES "
+        "(9, 5, 2, 8, 1, '2026-11-21T09:30Z', '2026-11-23T09:30Z')");  // H: 48 hours, completed today
+    sql("INSERT INTO resources (id, first_name, last_name) VALUES (7, 'Ann', 'Tech'), (8, 'Bo', 'Desk')");
+    sql("INSERT INTO time_entries (id, resource_id, start_date_time, date_worked, hours_worked) VALUES "
+        "(1, 7, '2026-11-23T09:00Z', '2026-11-23T00:00Z', 1.5), (2, 8, NULL, '2026-11-22T20:00Z', 2)");
+  }
+};
+
+// Rules 1-3: "today" and each day in the user's zone, stored instants converted from UTC before
+// taking the date, the pinned instant converted once. Rule 4: SLA breaches against the instant.
+TEST_F(DashboardTest, OverviewCountsEachUsersDayAroundTheirMidnight) {
+  seed_tickets();
+  start_pinned();
+
+  const json utc = get("/api/dashboard/overview", "UTC");
+  EXPECT_EQ(utc["date"], "2026-11-23");
+  // C D E today; A B F yesterday; H on the 21st: (3 + 1) / 7
+  EXPECT_EQ(utc["opened"], json::parse(R"({"today":3,"yesterday":3,"delta":0,"average7":0.6})"));
+  EXPECT_EQ(utc["resolved"], json::parse(R"({"today":1,"yesterday":0,"delta":1,"average7":0.0})"));
+  // open now: A-F (G out of scope, the 10:31 ticket not yet created); at UTC midnight: A B F and H
+  EXPECT_EQ(utc["openTotal"]["today"], 6);
+  EXPECT_EQ(utc["openTotal"]["yesterday"], 4);
+  // breached now: A (due 10:29) and F (due 00:30), not B (due 10:31); at UTC midnight: none
+  EXPECT_EQ(utc["slaBreaches"], json::parse(R"({"today":2,"yesterday":0,"delta":2,"average7":0.0})"));
+
+  const json auckland = get("/api/dashboard/overview", "Pacific/Auckland");
+  EXPECT_EQ(auckland["date"], "2026-11-23");  // 23:30 there; a double conversion would say the 22nd
+  EXPECT_EQ(auckland["timezone"], "Pacific/Auckland");
+  EXPECT_EQ(auckland["opened"]["today"], 5);         // A C D E F
+  EXPECT_EQ(auckland["opened"]["yesterday"], 1);     // B
+  EXPECT_EQ(auckland["openTotal"]["yesterday"], 2);  // at Auckland's midnight (11:00 UTC on the 22nd): B and H
+  EXPECT_EQ(auckland["slaBreaches"]["today"], 2);    // the same instant for everyone
+
+  const json la = get("/api/dashboard/overview", "America/Los_Angeles");
+  EXPECT_EQ(la["date"], "2026-11-23");
+  EXPECT_EQ(la["opened"]["today"], 1);      // C
+  EXPECT_EQ(la["opened"]["yesterday"], 5);  // A B D E F
+  EXPECT_EQ(la["openTotal"]["yesterday"], 6);
+  EXPECT_EQ(la["slaBreaches"]["yesterday"], 1);  // F was overdue at LA's midnight (08:00 UTC)
+  EXPECT_EQ(la["slaBreaches"]["delta"], 1);
+
+  // Out of scope: switching company 2 back in scope counts G (opened today, overdue).
+  sql("UPDATE company_scope SET in_scope = true WHERE company_id = 2");
+  const json all = get("/api/dashboard/overview", "UTC");
+  EXPECT_EQ(all["opened"]["today"], 4);
+  EXPECT_EQ(all["slaBreaches"]["today"], 3);
+}
+
+TEST_F(DashboardTest, TrendsHaveThirtyLocalDaysAHeatmapAndTodaysEngineers) {
+  seed_tickets();
+  start_pinned();
+
+  const json auckland = get("/api/dashboard/trends", "Pacific/Auckland");
+  const json volume = auckland["volume"];
+  ASSERT_EQ(volume.size(), 30u);
+  EXPECT_EQ(volume.front()["date"], "2026-10-25");
+  EXPECT_EQ(volume.back(), json::parse(R"({"date":"2026-11-23","opened":5,"resolved":1})"));
+  EXPECT_EQ(volume[28], json::parse(R"({"date":"2026-11-22","opened":1,"resolved":0})"));
+  EXPECT_EQ(volume[27], json::parse(R"({"date":"2026-11-21","opened":1,"resolved":0})"));  // H, 22:30 there
+  EXPECT_EQ(volume[26], json::parse(R"({"date":"2026-11-20","opened":0,"resolved":0})"));  // zero-filled
+  const json resolution = auckland["resolution"];
+  ASSERT_EQ(resolution.size(), 30u);
+  EXPECT_EQ(resolution.back(), json::parse(R"({"date":"2026-11-23","meanHours":48.0,"resolved":1})"));
+  EXPECT_TRUE(resolution[0]["meanHours"].is_null());
+  // Open tickets by queue and priority (G out of scope): A F high, B-E medium.
+  EXPECT_EQ(auckland["heatmap"], json::parse(R"([
+    {"queueId":8,"queue":"Service Desk","priority":1,"priorityLabel":"High","count":2},
+    {"queueId":8,"queue":"Service Desk","priority":2,"priorityLabel":"Medium","count":4}])"));
+  // Bo's entry (20:00 UTC on the 22nd, no start) is Monday morning in Auckland only.
+  EXPECT_EQ(auckland["engineers"], json::parse(R"([{"resourceId":8,"name":"Bo Desk","hours":2.00},
+                                                  {"resourceId":7,"name":"Ann Tech","hours":1.50}])"));
+
+  const json la = get("/api/dashboard/trends", "America/Los_Angeles");
+  EXPECT_EQ(la["volume"].back(), json::parse(R"({"date":"2026-11-23","opened":1,"resolved":1})"));
+  EXPECT_EQ(la["engineers"].size(), 1u);  // Ann started at 01:00 there
+  const json utc = get("/api/dashboard/trends", "UTC");
+  EXPECT_EQ(utc["volume"].back()["opened"], 3);
+  EXPECT_EQ(utc["engineers"], json::parse(R"([{"resourceId":7,"name":"Ann Tech","hours":1.50}])"));
+}
+
+// Rule 4 again: the last hour and the 24 hourly buckets run back from the instant, whoever asks.
+TEST_F(DashboardTest, WorkersHaveTwentyFourZeroFilledHoursAndTheDerivedStatus) {
+  sql("INSERT INTO analysis_jobs (ticket_id, status, started_at, finished_at) VALUES "
+      "(1, 'running', '2026-11-23T10:25Z', NULL), "
+      "(2, 'failed', '2026-11-23T09:44Z', '2026-11-23T09:45Z'), "     // in the last hour
+      "(3, 'failed', '2026-11-23T09:28Z', '2026-11-23T09:29Z'), "     // an hour and a minute ago
+      "(4, 'succeeded', '2026-11-23T10:09Z', '2026-11-23T10:10Z'), "  // this hour
+      "(5, 'succeeded', '2026-11-22T10:59Z', '2026-11-22T11:00Z'), "  // the first hour's first instant
+      "(6, 'succeeded', '2026-11-22T10:58Z', '2026-11-22T10:59Z'), "  // before the 24 hours
+      "(7, 'succeeded', '2026-11-23T10:30Z', '2026-11-23T10:31Z')");  // after the instant
+  sql("INSERT INTO sync_history (entity_type, kind, started_at, finished_at, status) VALUES "
+      "('Tickets', 'incremental', '2026-11-23T10:00Z', '2026-11-23T10:01Z', 'failed'), "
+      "('Tickets', 'incremental', '2026-11-23T09:00Z', '2026-11-23T09:01Z', 'succeeded')");
+  start_pinned();
+
+  const json body = get("/api/status/workers", "Pacific/Auckland");
+  const json workers = body["workers"];
+  ASSERT_EQ(workers.size(), 3u);
+  const json analyzer = workers[0];
+  EXPECT_EQ(analyzer["name"], "analyzer");
+  EXPECT_EQ(analyzer["inFlight"], 1);
+  EXPECT_EQ(analyzer["failuresLastHour"], 1);
+  EXPECT_EQ(analyzer["status"], "warn");  // a failure, but something in flight
+  const json hours = analyzer["activity24h"];
+  ASSERT_EQ(hours.size(), 24u);
+  EXPECT_EQ(hours.front(), json::parse(R"({"hour":"2026-11-22T11:00:00+00:00","success":1,"failure":0})"));
+  EXPECT_EQ(hours[22], json::parse(R"({"hour":"2026-11-23T09:00:00+00:00","success":0,"failure":2})"));
+  EXPECT_EQ(hours.back(), json::parse(R"({"hour":"2026-11-23T10:00:00+00:00","success":1,"failure":0})"));
+  for (std::size_t i = 1; i < 22; ++i) EXPECT_EQ(hours[i]["success"].get<int>() + hours[i]["failure"].get<int>(), 0);
+
+  EXPECT_EQ(workers[1], json::parse(R"({"name":"remote-management","configured":false})"));  // nothing measured
+  const json sync = workers[2];
+  EXPECT_EQ(sync["name"], "sync-scheduler");
+  EXPECT_EQ(sync["status"], "down");  // a failure and nothing in flight
+  EXPECT_EQ(sync["activity24h"].size(), 24u);
+  EXPECT_EQ(get("/api/status/workers", "UTC"), body);  // no zone in it
+
+  // Once an execution is recorded, remote management has figures: one succeeded, none failing.
+  sql("INSERT INTO rmm_executions (device, script, status, finished_at) VALUES ('pc-1', 'patch', 'succeeded', "
+      "'2026-11-23T10:05Z')");
+  const json rmm = get("/api/status/workers", "UTC")["workers"][1];
+  EXPECT_EQ(rmm["configured"], true);
+  EXPECT_EQ(rmm["status"], "ok");
+  EXPECT_EQ(rmm["activity24h"].back()["success"], 1);
+}
+
+// The derived rules at their edges, where they live (migration 0020).
+TEST_F(DashboardTest, DerivedStatusRulesAtTheirEdges) {
+  EXPECT_EQ(sql("SELECT string_agg(worker_state(f, i), ',' ORDER BY n) FROM (VALUES (1, 1, 0), (2, 1, 1), (3, 0, 0), "
+                "(4, 0, 3)) v(n, f, i)"),
+            "down,warn,ok,ok");
+  EXPECT_EQ(sql("SELECT string_agg(backup_state(p), ',' ORDER BY p DESC) FROM unnest('{100, 95, 94.999, 80, 79.999, "
+                "0}'::numeric[]) p"),
+            "ok,ok,warn,warn,down,down");
+}
+
+TEST_F(DashboardTest, IntegrationHealthShowsRecordedOutcomesAndLeavesDisabledOnesOut) {
+  sql("INSERT INTO integration_health (key, last_success_at, last_failure_at, last_error, last_latency_ms, calls, "
+      "failures) VALUES "
+      "('mfa', '2026-11-23T09:00Z', '2026-11-23T10:00Z', 'Duo answered 503', 20000, 10, 2), "
+      "('endpointsec', '2026-11-23T10:00Z', '2026-11-23T09:00Z', 'timeout', 120, 5, 1), "
+      "('distributor', '2026-11-23T10:00Z', NULL, NULL, 80, 1, 0), "
+      "('mailsec', NULL, '2026-11-23T10:00Z', 'refused', 30, 1, 1)");
+  sql("UPDATE integration_settings SET disabled = true WHERE key = 'mailsec'");
+  start_pinned({{"INTEGRATIONS_DISABLED", "pax8"}});
+
+  const json items = get("/api/dashboard/integration-health", "UTC")["integrations"];
+  std::map<std::string, json> by_key;
+  for (const auto& i : items) by_key[i["key"]] = i;
+  EXPECT_EQ(items.size(), 11u);  // the 13 seeded, less mailsec (database) and the distributor (environment)
+  EXPECT_FALSE(by_key.contains("mailsec"));
+  EXPECT_FALSE(by_key.contains("distributor"));
+  EXPECT_EQ(by_key["mfa"]["state"], "failing");
+  EXPECT_EQ(by_key["mfa"]["lastError"], "Duo answered 503");
+  EXPECT_EQ(by_key["mfa"]["lastLatencyMs"], 20000);
+  EXPECT_EQ(by_key["endpointsec"]["state"], "ok");  // failed before its last success
+  EXPECT_EQ(by_key["psa"]["state"], "unknown");     // no call recorded
+  EXPECT_EQ(by_key["psa"]["calls"], 0);
+}
+
+TEST_F(DashboardTest, MobileDashboardHasKpisWhatNeedsAttentionAndWorkers) {
+  seed_tickets();
+  sql("INSERT INTO integration_health (key, last_success_at, last_failure_at, last_error) VALUES "
+      "('mfa', '2026-11-23T09:00Z', '2026-11-23T10:00Z', 'Duo answered 503')");
+  sql("INSERT INTO pipeline_executions (pipeline_id, ticket_id, status, started_at) VALUES "
+      "(1, 3, 'running', '2026-11-23T10:24:59Z'), (1, 4, 'running', '2026-11-23T10:26Z')");  // one stalled
+  sql("INSERT INTO sync_history (entity_type, kind, started_at, finished_at, status) VALUES "
+      "('Tickets', 'incremental', '2026-11-23T10:00Z', '2026-11-23T10:01Z', 'failed')");
+  start_pinned();
+
+  json body = get("/api/mobile/dashboard", "America/Los_Angeles");
+  std::map<std::string, json> kpis;
+  for (const auto& k : body["kpis"]) kpis[k["key"]] = k;
+  EXPECT_EQ(kpis["slaBreaches"]["value"], 2);
+  EXPECT_EQ(kpis["slaBreaches"]["tone"], "attention");
+  EXPECT_EQ(kpis["openTickets"]["value"], 6);
+  EXPECT_EQ(kpis["openedToday"]["value"], 1);             // LA's Monday
+  EXPECT_EQ(kpis["backupSuccess"]["configured"], false);  // no backup result was ever recorded
+  EXPECT_TRUE(kpis["backupSuccess"]["value"].is_null());
+  std::vector<std::string> kinds;
+  for (const auto& a : body["needsAttention"]) kinds.push_back(a["kind"]);
+  EXPECT_EQ(kinds,
+            (std::vector<std::string>{"slaBreach", "slaBreach", "stalledWorkflow", "integrationFailing", "worker"}));
+  EXPECT_EQ(body["needsAttention"][0]["ticketId"], 6);  // the most overdue first
+  EXPECT_EQ(body["needsAttention"][2]["ticketId"], 3);
+  EXPECT_EQ(body["needsAttention"][4]["name"], "sync-scheduler");
+  EXPECT_EQ(body["needsAttention"][4]["status"], "down");
+  ASSERT_EQ(body["workers"].size(), 3u);
+  EXPECT_FALSE(body["workers"][0].contains("activity24h"));
+
+  // Backups: 19 of 20 in the last 24 hours is 95 %, ok; a failure 25 hours ago is outside.
+  sql("INSERT INTO backup_results (device, status, finished_at) SELECT 'srv-' || n, 'succeeded', "
+      "'2026-11-23T05:00Z' FROM generate_series(1, 19) n");
+  sql("INSERT INTO backup_results (device, job_name, status, finished_at, error) VALUES "
+      "('srv-20', 'nightly', 'failed', '2026-11-23T04:00Z', 'disk full'), "
+      "('srv-21', 'nightly', 'failed', '2026-11-22T09:30Z', 'old')");
+  body = get("/api/mobile/dashboard", "UTC");
+  for (const auto& k : body["kpis"]) kpis[k["key"]] = k;
+  EXPECT_EQ(kpis["backupSuccess"]["percent"], 95.0);
+  EXPECT_EQ(kpis["backupSuccess"]["status"], "ok");
+  EXPECT_EQ(kpis["backupSuccess"]["tone"], "normal");
+  EXPECT_EQ(body["needsAttention"][2]["kind"], "backupFailed");
+  EXPECT_EQ(body["needsAttention"][2]["device"], "srv-20");
+  // One more failure: 19 of 21, 90.5 %: warn, and the tone asks for attention.
+  sql("INSERT INTO backup_results (device, status, finished_at) VALUES ('srv-22', 'failed', '2026-11-23T06:00Z')");
+  const json after = get("/api/mobile/dashboard", "UTC")["kpis"];
+  for (const auto& k : after) kpis[k["key"]] = k;
+  EXPECT_EQ(kpis["backupSuccess"]["status"], "warn");
+  EXPECT_EQ(kpis["backupSuccess"]["tone"], "attention");
+}
+
+TEST_F(DashboardTest, MobileFinanceSaysNotConfiguredWithoutAnAccountingConnection) {
+  start_pinned();
+  EXPECT_EQ(get("/api/mobile/finance", "UTC"), json::parse(R"({"configured":false})"));
+  sql("INSERT INTO accounting_connection (connection_id, tenant_id, tenant_name, base_currency, access_token, "
+      "refresh_token, access_expires_at) VALUES (gen_random_uuid(), gen_random_uuid(), 'Demo', 'NZD', 'x', 'y', "
+      "now())");
+  sql("INSERT INTO accounting_payments (id, tenant_id, payment_type, payment_date, amount, currency_rate) "
+      "SELECT gen_random_uuid(), tenant_id, 'ACCRECPAYMENT', '2026-11-23', 100, 1 FROM accounting_connection");
+  const json finance = get("/api/mobile/finance", "Pacific/Auckland");
+  EXPECT_EQ(finance["configured"], true);
+  EXPECT_EQ(finance["today"], "2026-11-23");
+  EXPECT_EQ(finance["paymentsMonthToDate"], 100.0);
+  EXPECT_EQ(finance["aging"].size(), 6u);
+  EXPECT_EQ(finance["revenue"].size(), 12u);
+  EXPECT_EQ(finance["revenue"].back()["month"], "2026-11");
+}
+
+}  // namespace
