@@ -5,6 +5,10 @@
 -- a local day starts at `day::timestamp AT TIME ZONE tz`. Rolling windows (SLA due dates, the last
 -- hour, the last 24 hours, stalled after 5 minutes) are plain intervals back from `at` (rule 4).
 
+-- The functions that read the tickets run with jit = off: their window bounds are parameters, so
+-- the planner's default estimates cost them far above jit_above_cost at a million tickets, and
+-- compiling them took 40 ms of a 53 ms overview that ran in 12 (bench/RESULTS.md, issue 22).
+
 -- The dashboards' ticket queries at a million tickets (bench/ops-console-dashboards):
 -- opened and resolved per day, open at an instant, the heatmap, and the mobile list's keyset.
 -- Each covers what its queries read, so that they scan the index alone (a million tickets do not
@@ -100,7 +104,8 @@ CREATE VIEW mobile_hidden_companies AS
 --                date against the instant, not a date).
 -- Each has today, yesterday, delta (today - yesterday) and average7 (the mean of the seven days
 -- before today, one decimal). Tickets of out-of-scope companies never count.
-CREATE FUNCTION dashboard_overview_json(tz text, at timestamptz) RETURNS json LANGUAGE sql STABLE AS $$
+CREATE FUNCTION dashboard_overview_json(tz text, at timestamptz) RETURNS json LANGUAGE sql STABLE
+SET jit = off AS $$
   -- starts: the instants the last eight local days began, oldest first (starts[8] is today's). An
   -- instant's day is found by width_bucket() against them: day n (0 = today) is 8 - its bucket.
   -- No row is converted to the zone: the zone's midnights are converted once, here.
@@ -162,7 +167,8 @@ $$;
 --               that day (null on a day with none);
 --   engineers:  today's time entries by resource (when the work started, else the day worked),
 --               most hours first.
-CREATE FUNCTION dashboard_trends_json(tz text, at timestamptz) RETURNS json LANGUAGE sql STABLE AS $$
+CREATE FUNCTION dashboard_trends_json(tz text, at timestamptz) RETURNS json LANGUAGE sql STABLE
+SET jit = off AS $$
   -- starts: the instants the last 30 local days began, oldest first (starts[30] is today's); an
   -- instant's day is its width_bucket() against them, as in dashboard_overview_json().
   WITH today AS (SELECT (at AT TIME ZONE tz)::date AS d),
@@ -268,7 +274,8 @@ $$;
 -- GET /api/status/workers: the analyzer (analysis_jobs), the remote-management executions
 -- (rmm_executions: configured once any row exists) and the sync scheduler (sync_history), each
 -- through worker_json() with its runs of the 24 hours before `at`.
-CREATE FUNCTION worker_status_json(at timestamptz) RETURNS json LANGUAGE sql STABLE AS $$
+CREATE FUNCTION worker_status_json(at timestamptz) RETURNS json LANGUAGE sql STABLE
+SET jit = off AS $$
   WITH since AS (SELECT date_trunc('hour', at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '23 hours' AS starts)
   SELECT json_build_array(
     worker_json('analyzer', true, (SELECT count(*) FROM analysis_jobs WHERE status = 'running'),
@@ -309,7 +316,7 @@ $$;
 --     (disabled ones left out), workers not ok;
 --   workers: worker_status_json() without the hourly buckets.
 CREATE FUNCTION mobile_dashboard_json(tz text, at timestamptz, disabled text[]) RETURNS json
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE SET jit = off AS $$
   WITH o AS (SELECT dashboard_overview_json(tz, at)::jsonb AS j),
   b AS (SELECT backup_success_json(at)::jsonb AS j),
   w AS (SELECT jsonb_array_elements(worker_status_json(at)::jsonb) - 'activity24h' AS j),
