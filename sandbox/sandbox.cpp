@@ -23,7 +23,9 @@ core::http::Router routes(Fakes& fakes) {
     co_return Response::json(
         {{"fakes",
           {{{"name", "microsoft-graph"},
-            {"serves", {"POST /{tenant}/oauth2/v2.0/token", "/v1.0/users/{mailbox}/..."}},
+            {"serves",
+             {"POST /{tenant}/oauth2/v2.0/token", "/v1.0/users/{mailbox}/...", "GET /v1.0/users/{id}/photo/$value",
+              "GET /v1.0/reports/getEmailActivityUserDetail(period='D7'|date=YYYY-MM-DD)"}},
             {"control", "/_sandbox/graph"}},
            {{"name", "openai-chat-completions"},
             {"serves", {"POST /v1/chat/completions"}},
