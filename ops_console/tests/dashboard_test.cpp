@@ -277,4 +277,25 @@ TEST_F(DashboardTest, MobileFinanceSaysNotConfiguredWithoutAnAccountingConnectio
   EXPECT_EQ(finance["revenue"].back()["month"], "2026-11");
 }
 
+// Finance at 20:00 UTC on 30 November, 09:00 on 1 December in Auckland: "today" and the month to
+// date are the user's (rule 1), the 12 months of revenue stay on the UTC instant's month (rule 4).
+TEST_F(DashboardTest, MobileFinanceMonthToDateIsTheUsersRevenueMonthsAreUtc) {
+  start_pinned({{"DASHBOARD_NOW", "2026-11-30T20:00:00Z"}});
+  sql("INSERT INTO accounting_connection (connection_id, tenant_id, tenant_name, base_currency, access_token, "
+      "refresh_token, access_expires_at) VALUES (gen_random_uuid(), gen_random_uuid(), 'Demo', 'NZD', 'x', 'y', "
+      "now())");
+  sql("INSERT INTO accounting_payments (id, tenant_id, payment_type, payment_date, amount) "
+      "SELECT gen_random_uuid(), tenant_id, 'ACCRECPAYMENT', '2026-11-30', 40 FROM accounting_connection");
+  const json auckland = get("/api/mobile/finance", "Pacific/Auckland");
+  EXPECT_EQ(auckland["today"], "2026-12-01");
+  EXPECT_EQ(auckland["paymentsMonthToDate"], 0.0);  // November's payment is last month there
+  EXPECT_EQ(auckland["paymentsYearToDate"], 40.0);
+  EXPECT_EQ(auckland["revenue"].back()["month"], "2026-11");
+  EXPECT_EQ(auckland["revenue"].front()["month"], "2025-12");
+  const json utc = get("/api/mobile/finance", "UTC");
+  EXPECT_EQ(utc["today"], "2026-11-30");
+  EXPECT_EQ(utc["paymentsMonthToDate"], 40.0);
+  EXPECT_EQ(utc["revenue"], auckland["revenue"]);
+}
+
 }  // namespace
