@@ -127,13 +127,14 @@ void install_endpointsec(core::app::Context& ctx, std::shared_ptr<identity::Iden
 // set; the routes always.
 void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                      std::shared_ptr<integrations::Registry> registry, const mailsec::MailsecSettings& settings,
-                     const core::graph::GraphSettings& graph, const integrations::Health& health) {
+                     const core::graph::GraphSettings& graph, std::shared_ptr<core::graph::GraphClient> graph_client,
+                     const integrations::Health& health) {
   auto wiring = std::make_shared<MailsecWiring>();
   wiring->settings = settings;
   for (const auto& tenant : settings.tenants)
     wiring->tenants[tenant.name] = std::make_shared<mailsec::MimecastClient>(ctx.executor, tenant, health);
   wiring->graph_missing = graph.missing();
-  if (wiring->graph_missing.empty()) wiring->graph = std::make_shared<core::graph::GraphClient>(ctx.executor, graph);
+  wiring->graph = std::move(graph_client);
   // The message counts of the first tenant: pulled at start and every MAILSEC_COUNTS_MINUTES; days
   // past 18 months deleted at start and daily. Both skip while the integration is switched off.
   if (!settings.tenants.empty() && settings.counts_interval.count() > 0) {
@@ -161,11 +162,11 @@ void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity
 // The analyzer's routes always; its workers when a model is configured and this instance runs any.
 void install_analyzer(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                       const analyzer::AnalyzerSettings& settings, const core::llm::LlmSettings& llm,
-                      const core::graph::GraphSettings& graph) {
+                      std::shared_ptr<core::graph::GraphClient> graph) {
   auto wiring = std::make_shared<AnalyzerWiring>();
   wiring->settings = settings;
   if (llm.configured()) wiring->llm = std::make_shared<core::llm::ChatClient>(ctx.executor, llm);
-  if (graph.missing().empty()) wiring->graph = std::make_shared<core::graph::GraphClient>(ctx.executor, graph);
+  wiring->graph = std::move(graph);
   if (wiring->llm && settings.workers > 0)
     analyzer::Workers::start(ctx, std::make_shared<analyzer::Pipeline>(ctx.db, wiring->llm, settings), settings);
   install_phishing_classify_route(ctx, id, wiring->llm, settings.pricing);
@@ -229,13 +230,19 @@ const core::app::ServiceDefinition& definition() {
           install_distributor(ctx, id, registry, distributor_settings);
           install_accounting(ctx, id, registry, accounting_settings);
           const integrations::Health health(ctx.db, ctx.executor);  // every client's call outcomes
+          // One Graph client for every area that reaches Microsoft 365 (mail-security remediation, the
+          // analyzer's shares, the directory): one token cache, one in-flight limit per mailbox.
+          std::shared_ptr<core::graph::GraphClient> graph_client;
+          if (graph_settings.missing().empty())
+            graph_client = std::make_shared<core::graph::GraphClient>(ctx.executor, graph_settings);
           auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
-          install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, health);
-          install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_settings);
+          install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
+          install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client);
           install_dashboard_routes(ctx, id, registry, clock);
           install_mobile_routes(ctx, id, registry, clock);
-          install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, clock, health);
+          install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, graph_client,
+                             clock, health);
           install_morning_summary(ctx, id, registry, notifier, flagged, clock, morning_settings);
           // Dashboards and the rest arrive with their issues.
         };

@@ -166,13 +166,11 @@ std::string read_user_id(const Request& req) {
 void install_engagement(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                         std::shared_ptr<integrations::Registry> registry,
                         const engagement::EngagementSettings& settings, const mailsec::MailsecSettings& mailsec,
-                        const core::graph::GraphSettings& graph, const dashboard::Clock& clock,
-                        const integrations::Health& health) {
+                        const core::graph::GraphSettings& graph, std::shared_ptr<core::graph::GraphClient> graph_client,
+                        const dashboard::Clock& clock, const integrations::Health& health) {
   const auto missing = graph.missing();
   std::shared_ptr<core::graph::DirectoryClient> directory;
-  if (missing.empty())
-    directory =
-        std::make_shared<core::graph::DirectoryClient>(std::make_shared<core::graph::GraphClient>(ctx.executor, graph));
+  if (graph_client) directory = std::make_shared<core::graph::DirectoryClient>(std::move(graph_client));
   if (directory && settings.usage_interval.count() > 0) {
     auto usage = std::make_shared<engagement::UsagePull>(ctx.db, directory, health);
     auto pull = core::async::Schedule::start(

@@ -27,7 +27,7 @@ namespace ops_console {
 void install_engagement(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity,
                         std::shared_ptr<integrations::Registry> registry,
                         const engagement::EngagementSettings& settings, const mailsec::MailsecSettings& mailsec,
-                        const core::graph::GraphSettings& graph, const dashboard::Clock& clock,
-                        const integrations::Health& health);
+                        const core::graph::GraphSettings& graph, std::shared_ptr<core::graph::GraphClient> graph_client,
+                        const dashboard::Clock& clock, const integrations::Health& health);
 
 }  // namespace ops_console
