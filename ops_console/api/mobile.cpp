@@ -8,7 +8,6 @@
 namespace ops_console {
 
 using boost::asio::awaitable;
-using core::http::Problem;
 using core::http::Request;
 using core::http::Response;
 using nlohmann::json;
