@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-Response bad_request(std::string message) {
+Response duo_bad_request(std::string message) {
   return Response::json({{"stat", "FAIL"}, {"code", 40002}, {"message", std::move(message)}}, Status::bad_request);
 }
 
@@ -31,23 +31,23 @@ void DuoFake::install_control(core::http::Router& router) {
 
   router.post("/_sandbox/duo/seed", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return duo_bad_request("body must be a JSON object");
     DuoFakeSeedOptions options;
     const std::tuple<const char*, int, int, int*> numbers[] = {{"children", 0, 50, &options.children},
                                                                {"users", 0, 20'000, &options.users},
                                                                {"psa_companies", 2, 100'000, &options.psa_companies}};
     for (const auto& [name, lo, hi, target] : numbers)
-      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return bad_request(*bad);
-    if (const auto bad = read_seed(body, options.seed)) co_return bad_request(*bad);
+      if (const auto bad = read_int(body, name, lo, hi, *target)) co_return duo_bad_request(*bad);
+    if (const auto bad = read_seed(body, options.seed)) co_return duo_bad_request(*bad);
     seed(options);
     co_return Response::json(stats()["rows"], Status::created);
   });
 
   router.put("/_sandbox/duo/faults", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return duo_bad_request("body must be a JSON object");
     DuoFaults f;
-    if (const auto bad = read_fault_switches(body, f)) co_return bad_request(*bad);
+    if (const auto bad = read_fault_switches(body, f)) co_return duo_bad_request(*bad);
     set_faults(f);
     co_return Response::empty();
   });
@@ -56,9 +56,9 @@ void DuoFake::install_control(core::http::Router& router) {
     const auto body = body_of(req);
     int status = -1;
     if (!body.is_object() || !body.contains("status"))
-      co_return bad_request("body must be {\"status\": 400..599 or 0}");
-    if (const auto bad = read_int(body, "status", 0, 599, status)) co_return bad_request(*bad);
-    if (status != 0 && status < 400) co_return bad_request("status must be 400..599, or 0 to heal the account");
+      co_return duo_bad_request("body must be {\"status\": 400..599 or 0}");
+    if (const auto bad = read_int(body, "status", 0, 599, status)) co_return duo_bad_request(*bad);
+    if (status != 0 && status < 400) co_return duo_bad_request("status must be 400..599, or 0 to heal the account");
     if (!set_account_failing(std::string(req.param("account_id")), status))
       co_return Response::json({{"stat", "FAIL"}, {"code", 40401}, {"message", "Resource not found"}},
                                Status::not_found);
@@ -67,17 +67,17 @@ void DuoFake::install_control(core::http::Router& router) {
 
   router.put("/_sandbox/duo/clock", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return duo_bad_request("body must be a JSON object");
     if (body.contains("now")) {
       if (body["now"].is_null())
         set_clock(std::nullopt);
       else if (body["now"].is_number_integer())
         set_clock(std::chrono::sys_seconds(std::chrono::seconds(body["now"].get<std::int64_t>())));
       else
-        co_return bad_request("now must be unix seconds or null");
+        co_return duo_bad_request("now must be unix seconds or null");
     }
     int skew = -1;
-    if (const auto bad = read_int(body, "max_skew_seconds", 0, 31'536'000, skew)) co_return bad_request(*bad);
+    if (const auto bad = read_int(body, "max_skew_seconds", 0, 31'536'000, skew)) co_return duo_bad_request(*bad);
     if (skew >= 0) set_max_clock_skew(std::chrono::seconds(skew));
     co_return Response::empty();
   });
@@ -85,11 +85,11 @@ void DuoFake::install_control(core::http::Router& router) {
   router.put("/_sandbox/duo/signing", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
     if (!body.is_object() || !body.contains("versions") || !body["versions"].is_array() || body["versions"].empty())
-      co_return bad_request("body must be {\"versions\": [2, 5] or [5]}");
+      co_return duo_bad_request("body must be {\"versions\": [2, 5] or [5]}");
     std::set<int> versions;
     for (const auto& v : body["versions"]) {
       if (!v.is_number_integer() || (v.get<int>() != 2 && v.get<int>() != 5))
-        co_return bad_request("versions: each must be 2 or 5");
+        co_return duo_bad_request("versions: each must be 2 or 5");
       versions.insert(v.get<int>());
     }
     set_signature_versions(std::move(versions));
@@ -102,7 +102,7 @@ void DuoFake::install_control(core::http::Router& router) {
       return body.is_object() && body.contains(key) && body[key].is_string() ? body[key].get<std::string>() : "";
     };
     if (text("ikey").empty() || text("skey").empty())
-      co_return bad_request("body must be {\"ikey\": ..., \"skey\": ...}");
+      co_return duo_bad_request("body must be {\"ikey\": ..., \"skey\": ...}");
     set_integration(text("ikey"), text("skey"));
     co_return Response::empty();
   });

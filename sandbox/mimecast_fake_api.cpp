@@ -19,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kDefaultPageSize = 25;
-constexpr std::size_t kMaxPageSize = 500;
+constexpr std::size_t kMimecastMaxPageSize = 500;
 constexpr std::size_t kSiemDefaultPageSize = 100;
 
 struct Page {
@@ -42,9 +42,9 @@ std::optional<std::pair<std::string, std::string>> paging_of(const json& meta, c
   if (p == meta.end() || !p->is_object()) return std::nullopt;
   if (const auto size = p->find("pageSize"); size != p->end() && !size->is_null()) {
     const auto n = integer_of(*size);
-    if (!n || *n < 1 || *n > static_cast<std::int64_t>(kMaxPageSize))
+    if (!n || *n < 1 || *n > static_cast<std::int64_t>(kMimecastMaxPageSize))
       return std::pair{std::string("err_validation_value_not_allowed"),
-                       "pageSize must be between 1 and " + std::to_string(kMaxPageSize)};
+                       "pageSize must be between 1 and " + std::to_string(kMimecastMaxPageSize)};
     page.size = static_cast<std::size_t>(*n);
   }
   if (const auto token = p->find("pageToken"); token != p->end() && !token->is_null()) {
@@ -294,8 +294,8 @@ void MimecastFake::install_api(core::http::Router& router) {
       std::size_t size = kSiemDefaultPageSize;
       if (const auto p = r.query.get("pageSize")) {
         const auto n = core::parse_int64(*p);
-        if (!n || *n < 1 || *n > static_cast<std::int64_t>(kMaxPageSize))
-          return bad("pageSize must be between 1 and " + std::to_string(kMaxPageSize));
+        if (!n || *n < 1 || *n > static_cast<std::int64_t>(kMimecastMaxPageSize))
+          return bad("pageSize must be between 1 and " + std::to_string(kMimecastMaxPageSize));
         size = static_cast<std::size_t>(*n);
       }
       // The range and position: from nextPage ("siem_<offset>_<from ms>_<to ms>") or the date parameters.

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-Response bad_request(const std::string& message) {
+Response mimecast_bad_request(const std::string& message) {
   return Response::json({{"error", "bad_request"}, {"message", message}}, Status::bad_request);
 }
 
@@ -45,15 +45,15 @@ void MimecastFake::install_control(core::http::Router& router) {
 
   router.post("/_sandbox/mimecast/seed", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return mimecast_bad_request("body must be a JSON object");
     MimecastFakeSeedOptions options;
     const std::tuple<const char*, int, int*> numbers[] = {{"held", 100'000, &options.held},
                                                           {"tracked", 100'000, &options.tracked},
                                                           {"users", 10'000, &options.users},
                                                           {"days", 31, &options.days}};
     for (const auto& [name, most, target] : numbers)
-      if (const auto bad = read_int(body, name, 0, most, *target)) co_return bad_request(*bad);
-    if (const auto bad = read_seed(body, options.seed)) co_return bad_request(*bad);
+      if (const auto bad = read_int(body, name, 0, most, *target)) co_return mimecast_bad_request(*bad);
+    if (const auto bad = read_seed(body, options.seed)) co_return mimecast_bad_request(*bad);
     seed(options);
     const auto rows = stats()["rows"];
     co_return Response::json(
@@ -63,13 +63,14 @@ void MimecastFake::install_control(core::http::Router& router) {
 
   router.put("/_sandbox/mimecast/faults", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return mimecast_bad_request("body must be a JSON object");
     MimecastFaults f;
-    if (const auto bad = read_fault_switches(body, f)) co_return bad_request(*bad);
-    if (const auto bad = read_int(body, "latency_calls", 0, 1'000'000, f.latency_calls)) co_return bad_request(*bad);
+    if (const auto bad = read_fault_switches(body, f)) co_return mimecast_bad_request(*bad);
+    if (const auto bad = read_int(body, "latency_calls", 0, 1'000'000, f.latency_calls))
+      co_return mimecast_bad_request(*bad);
     f.endpoint = text(body, "endpoint");
     if (!f.endpoint.empty() && !f.endpoint.starts_with("/"))
-      co_return bad_request("endpoint is a path such as /api/gateway/get-hold-message-list");
+      co_return mimecast_bad_request("endpoint is a path such as /api/gateway/get-hold-message-list");
     set_faults(f);
     co_return Response::empty();
   });
@@ -77,7 +78,7 @@ void MimecastFake::install_control(core::http::Router& router) {
   router.put("/_sandbox/mimecast/admin", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
     if (!body.is_object() || !body.contains("admin") || !body["admin"].is_boolean())
-      co_return bad_request("body must be {\"admin\": true|false}");
+      co_return mimecast_bad_request("body must be {\"admin\": true|false}");
     set_admin(body["admin"].get<bool>());
     co_return Response::json({{"admin", body["admin"]}});
   });
@@ -86,8 +87,8 @@ void MimecastFake::install_control(core::http::Router& router) {
     const auto body = body_of(req);
     int seconds = -1;
     if (!body.is_object() || !body.contains("expires_in"))
-      co_return bad_request("body must be {\"expires_in\": seconds}");
-    if (const auto bad = read_int(body, "expires_in", 0, 31'536'000, seconds)) co_return bad_request(*bad);
+      co_return mimecast_bad_request("body must be {\"expires_in\": seconds}");
+    if (const auto bad = read_int(body, "expires_in", 0, 31'536'000, seconds)) co_return mimecast_bad_request(*bad);
     set_token_lifetime(seconds);
     co_return Response::empty();
   });
@@ -101,12 +102,12 @@ void MimecastFake::install_control(core::http::Router& router) {
 
   router.post("/_sandbox/mimecast/held", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return mimecast_bad_request("body must be a JSON object");
     mimecast::Held h;
     try {
       h.received = received_at(body);
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return mimecast_bad_request(e.what());
     }
     h.subject = text(body, "subject", "Held message");
     h.from = {text(body, "from", "sender@external.example"), text(body, "from_name")};
@@ -126,12 +127,12 @@ void MimecastFake::install_control(core::http::Router& router) {
 
   router.post("/_sandbox/mimecast/tracked", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return mimecast_bad_request("body must be a JSON object");
     mimecast::Tracked t;
     try {
       t.received = received_at(body);
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return mimecast_bad_request(e.what());
     }
     t.status = text(body, "status", "delivered");
     t.from = {text(body, "from", "sender@external.example"), text(body, "from_name")};

@@ -23,8 +23,8 @@ using nlohmann::json;
 namespace {
 
 constexpr std::string_view kBase = "/sentinelone/web/api/v2.1";
-constexpr std::int64_t kDefaultLimit = 10;
-constexpr std::int64_t kMaxLimit = 1000;
+constexpr std::int64_t kS1DefaultLimit = 10;
+constexpr std::int64_t kS1MaxLimit = 1000;
 constexpr std::uint64_t kSmallestId = 100000000000000000ull;
 
 // SentinelOne's error envelope {errors: [{code, detail, title}]}.
@@ -37,7 +37,7 @@ Response validation(std::string detail) { return error(400, 4000010, std::move(d
 
 // The filters and paging of a list call, checked; `bad` is the 400's detail.
 struct Query {
-  std::int64_t limit = kDefaultLimit;
+  std::int64_t limit = kS1DefaultLimit;
   std::int64_t skip = 0;
   std::optional<std::uint64_t> after;  // the cursor's position: the last id of the previous page
   bool count_only = false;
@@ -73,7 +73,7 @@ Query query_of(const Request& req, std::string_view kind) {
   Query q;
   if (const auto v = req.query.get("limit")) {
     const auto n = core::parse_int64(*v);
-    if (!n || *n < 1 || *n > kMaxLimit)
+    if (!n || *n < 1 || *n > kS1MaxLimit)
       q.bad = "limit: Must be between 1 and 1000.";
     else
       q.limit = *n;

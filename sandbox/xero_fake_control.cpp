@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-Response bad_request(const std::string& message) { return xero::problem(400, message); }
+Response xero_bad_request(const std::string& message) { return xero::problem(400, message); }
 
 // An integer field of `body` within [lo, hi], if present; throws std::invalid_argument otherwise.
 std::optional<std::int64_t> integer(const json& body, const char* name, std::int64_t lo, std::int64_t hi) {
@@ -41,14 +41,14 @@ void XeroFake::install_control(core::http::Router& router) {
 
   router.post("/_sandbox/xero/seed", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return xero_bad_request("body must be a JSON object");
     xero::SeedOptions options;
     try {
       if (const auto v = integer(body, "seed", 0, 4294967295LL)) options.seed = static_cast<std::uint32_t>(*v);
       if (const auto v = integer(body, "contacts", 0, 10'000)) options.contacts = static_cast<int>(*v);
       if (const auto v = integer(body, "months", 1, 120)) options.months = static_cast<int>(*v);
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return xero_bad_request(e.what());
     }
     seed(options);
     co_return Response::json(stats()["rows"], Status::created);
@@ -56,7 +56,7 @@ void XeroFake::install_control(core::http::Router& router) {
 
   router.put("/_sandbox/xero/faults", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return xero_bad_request("body must be a JSON object");
     XeroFaults f;
     try {
       f.throttle = static_cast<int>(integer(body, "throttle", 0, 1'000'000).value_or(0));
@@ -69,18 +69,18 @@ void XeroFake::install_control(core::http::Router& router) {
                                   ? (deny.get<bool>() ? 1 : 0)
                                   : static_cast<int>(integer(body, "deny_next_authorization", 0, 1'000).value_or(0));
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return xero_bad_request(e.what());
     }
     f.problem = body.value("problem", "minute");
     if (f.problem != "minute" && f.problem != "day" && f.problem != "concurrent")
-      co_return bad_request("problem must be minute, day or concurrent");
+      co_return xero_bad_request("problem must be minute, day or concurrent");
     set_faults(f);
     co_return Response::empty();
   });
 
   router.put("/_sandbox/xero/token", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return xero_bad_request("body must be a JSON object");
     auto settings = token_settings();
     try {
       if (const auto v = integer(body, "access_lifetime_seconds", 0, 86'400 * 365))
@@ -90,7 +90,7 @@ void XeroFake::install_control(core::http::Router& router) {
       if (const auto v = integer(body, "code_lifetime_seconds", 0, 86'400))
         settings.code_lifetime = std::chrono::seconds(*v);
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return xero_bad_request(e.what());
     }
     set_token_settings(settings);
     co_return Response::json({{"access_lifetime_seconds", settings.access_lifetime.count()},
@@ -100,14 +100,14 @@ void XeroFake::install_control(core::http::Router& router) {
 
   router.put("/_sandbox/xero/limits", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return xero_bad_request("body must be a JSON object");
     auto l = limits();
     try {
       if (const auto v = integer(body, "minute", 0, 1'000'000)) l.minute = static_cast<int>(*v);
       if (const auto v = integer(body, "day", 0, 100'000'000)) l.day = static_cast<int>(*v);
       if (const auto v = integer(body, "concurrent", 0, 1'000)) l.concurrent = static_cast<int>(*v);
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return xero_bad_request(e.what());
     }
     set_limits(l);
     co_return Response::json({{"minute", l.minute}, {"day", l.day}, {"concurrent", l.concurrent}});
@@ -117,14 +117,14 @@ void XeroFake::install_control(core::http::Router& router) {
 
   router.post("/_sandbox/xero/invoices/{id}/touch", [this](Request& req) -> awaitable<Response> {
     const auto body = body_of(req);
-    if (!body.is_object()) co_return bad_request("body must be a JSON object");
+    if (!body.is_object()) co_return xero_bad_request("body must be a JSON object");
     XeroInvoiceChange change;
     if (body.contains("status")) {
-      if (!body["status"].is_string()) co_return bad_request("status must be a string");
+      if (!body["status"].is_string()) co_return xero_bad_request("status must be a string");
       change.status = body["status"].get<std::string>();
     }
     if (body.contains("pay")) {
-      if (!body["pay"].is_number()) co_return bad_request("pay must be a number");
+      if (!body["pay"].is_number()) co_return xero_bad_request("pay must be a number");
       change.pay = body["pay"].get<double>();
     }
     try {
@@ -132,7 +132,7 @@ void XeroFake::install_control(core::http::Router& router) {
       if (!invoice) co_return xero::problem(404, "no invoice has that InvoiceID or InvoiceNumber");
       co_return Response::json({{"invoice", *invoice}});
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return xero_bad_request(e.what());
     }
   });
 
@@ -148,7 +148,7 @@ void XeroFake::install_control(core::http::Router& router) {
     try {
       co_return Response::json({{"item", add(kind->name, body_of(req))}}, Status::created);
     } catch (const std::invalid_argument& e) {
-      co_return bad_request(e.what());
+      co_return xero_bad_request(e.what());
     }
   });
 

@@ -60,12 +60,12 @@ const std::vector<std::string> kLastNames{"Smith",  "Jones", "Taylor",   "Brown"
 const char* const kMonthNames[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 constexpr const char* kBankAccountID = "5e0c3b7a-1d24-4f8e-a6b9-7c2d9e4f1a30";
 
-enum class Kind { managed, supplier, project };
+enum class PartyKind { managed, supplier, project };
 
 struct Party {
   std::string id;
   std::string name;
-  Kind kind;
+  PartyKind kind;
   int index;  // within its list
 };
 
@@ -117,14 +117,14 @@ json render_contact(const Party& p, Rand& rnd, core::Timestamp updated) {
           {"Name", p.name},
           {"FirstName", first},
           {"LastName", last},
-          {"EmailAddress", (p.kind == Kind::supplier ? "billing@" : "accounts@") + slug(p.name) + ".example"},
+          {"EmailAddress", (p.kind == PartyKind::supplier ? "billing@" : "accounts@") + slug(p.name) + ".example"},
           {"BankAccountDetails", ""},
           {"Addresses", json::array()},
           {"Phones", json::array()},
           {"UpdatedDateUTC", json_date(updated)},
           {"ContactGroups", json::array()},
-          {"IsSupplier", p.kind == Kind::supplier},
-          {"IsCustomer", p.kind != Kind::supplier},
+          {"IsSupplier", p.kind == PartyKind::supplier},
+          {"IsCustomer", p.kind != PartyKind::supplier},
           {"DefaultCurrency", "GBP"},
           {"ContactPersons", json::array()},
           {"HasAttachments", false},
@@ -265,11 +265,11 @@ Books seed_books(const SeedOptions& options, core::Timestamp now) {
   for (int i = 0; i < options.contacts; ++i) {
     const int managed = psa_names(), suppliers = static_cast<int>(kSuppliers.size()),
               projects = static_cast<int>(kProjectCustomers.size());
-    Party p{.id = rnd.uuid(), .name = {}, .kind = Kind::managed, .index = i};
+    Party p{.id = rnd.uuid(), .name = {}, .kind = PartyKind::managed, .index = i};
     if (i >= managed && i < managed + suppliers) {
-      p.kind = Kind::supplier, p.index = i - managed, p.name = kSuppliers[p.index].name;
+      p.kind = PartyKind::supplier, p.index = i - managed, p.name = kSuppliers[p.index].name;
     } else if (i >= managed + suppliers && i < managed + suppliers + projects) {
-      p.kind = Kind::project, p.index = i - managed - suppliers, p.name = kProjectCustomers[p.index];
+      p.kind = PartyKind::project, p.index = i - managed - suppliers, p.name = kProjectCustomers[p.index];
     } else {
       if (i >= managed) p.index = i - suppliers - projects;  // more managed customers, numbered as the PSA's
       p.name = autotask::company_name(p.index + 1) + (p.index % 5 == 2 ? " Ltd" : "");
@@ -286,7 +286,7 @@ Books seed_books(const SeedOptions& options, core::Timestamp now) {
   for (std::size_t c = 0; c < parties.size(); ++c) {
     const Party& party = parties[c];
     const int i = party.index;
-    if (party.kind == Kind::managed) {
+    if (party.kind == PartyKind::managed) {
       const std::int64_t fee = rnd.between(35, 650) * 1000;  // £350..£6,500 a month
       const int terms = i % 3 == 0 ? 14 : 30;
       const int profile = i % 10;  // 3: late, 6: last three unpaid, 8: pays half, 9: last six unpaid
@@ -334,7 +334,7 @@ Books seed_books(const SeedOptions& options, core::Timestamp now) {
         }
         plans.push_back(std::move(p));
       }
-    } else if (party.kind == Kind::project) {
+    } else if (party.kind == PartyKind::project) {
       const int n = rnd.between(1, 3);
       for (int j = 0; j < n; ++j) {
         Plan p{.party = c};

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-extern char** environ;
+#include <unistd.h>  // environ (a GNU extension there)
 
 namespace core::config {
 namespace {

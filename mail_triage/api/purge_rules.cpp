@@ -23,7 +23,7 @@ constexpr std::string_view kListAll = R"sql(
 )sql";
 
 // One rule per address: creates it, or updates and reactivates the existing one.
-constexpr std::string_view kUpsert = R"sql(
+constexpr std::string_view kUpsertRule = R"sql(
   INSERT INTO purge_rules AS r (email_address, display_name, older_than_days, notes)
   VALUES ($1, $2, $3, $4)
   ON CONFLICT (email_address) DO UPDATE SET
@@ -48,7 +48,7 @@ constexpr std::string_view kPatch = R"sql(
   RETURNING purge_rule_json(r)
 )sql";
 
-constexpr std::string_view kDeactivate = R"sql(
+constexpr std::string_view kDeactivateRule = R"sql(
   UPDATE purge_rules r SET is_active = false,
     updated_at = CASE WHEN r.is_active THEN now() ELSE r.updated_at END
   WHERE r.id = $1
@@ -99,7 +99,7 @@ RulePatch read_patch(const std::string& body_text) {
   return p;
 }
 
-std::string id_of(const Request& req) { return std::string(req.param("rule_id")); }
+std::string rule_id_of(const Request& req) { return std::string(req.param("rule_id")); }
 
 Problem no_rule(const std::string& id) { return Problem::not_found("no purge rule " + id); }
 
@@ -112,7 +112,7 @@ void install_purge_rule_routes(core::app::Context& ctx) {
 
   ctx.router.post("/api/v1/purge-rules", [&db](Request& req) -> awaitable<Response> {
     const RuleInput r = read_rule(req.body);
-    const auto rows = co_await db.query(kUpsert, r.email_address, r.display_name, r.older_than_days, r.notes);
+    const auto rows = co_await db.query(kUpsertRule, r.email_address, r.display_name, r.older_than_days, r.notes);
     co_return core::app::upserted(rows);
   });
 
@@ -121,14 +121,14 @@ void install_purge_rule_routes(core::app::Context& ctx) {
     const std::string address = p.email_address.value.value_or("");
     return json_resource(
         db,
-        {.missing = no_rule(id_of(req)),
+        {.missing = no_rule(rule_id_of(req)),
          .duplicate = Problem::conflict("email_address " + address + " belongs to another purge rule")},
-        kPatch, id_of(req), p.email_address.value, p.display_name.value, p.older_than_days.value, p.notes.present,
+        kPatch, rule_id_of(req), p.email_address.value, p.display_name.value, p.older_than_days.value, p.notes.present,
         p.notes.value, p.is_active.value);
   });
 
   ctx.router.del("/api/v1/purge-rules/{rule_id:uuid}", [&db](Request& req) {
-    return json_resource(db, {.missing = no_rule(id_of(req))}, kDeactivate, id_of(req));
+    return json_resource(db, {.missing = no_rule(rule_id_of(req))}, kDeactivateRule, rule_id_of(req));
   });
 }
 

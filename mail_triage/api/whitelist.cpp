@@ -23,7 +23,7 @@ constexpr std::string_view kListActiveAndExpired = R"sql(
   FROM whitelist w
   WHERE w.is_active)sql";
 // ...or not: two statements, each with its own plan, rather than a `$1 OR ...` filter.
-const std::string kListActive =
+const std::string kListActiveEntries =
     std::string(kListActiveAndExpired) + " AND (w.expires_at IS NULL OR w.expires_at > now())";
 
 // An expired entry no longer counts as an active duplicate: it is retired before the insert.
@@ -39,7 +39,7 @@ constexpr std::string_view kInsert = R"sql(
   RETURNING whitelist_entry_json(w)
 )sql";
 
-constexpr std::string_view kDeactivate = R"sql(
+constexpr std::string_view kDeactivateEntry = R"sql(
   UPDATE whitelist w SET is_active = false,
     updated_at = CASE WHEN w.is_active THEN now() ELSE w.updated_at END
   WHERE w.id = $1
@@ -78,7 +78,7 @@ EntryInput read_entry(const std::string& body_text) {
   return e;
 }
 
-std::string id_of(const Request& req) { return std::string(req.param("entry_id")); }
+std::string entry_id_of(const Request& req) { return std::string(req.param("entry_id")); }
 
 std::string describe(const EntryInput& e) {
   if (e.email_address && e.domain) return *e.email_address + " with domain " + *e.domain;
@@ -94,7 +94,7 @@ void install_whitelist_routes(core::app::Context& ctx) {
     core::json::QueryReader in(req.query);
     const bool include_expired = in.boolean("include_expired", false);
     in.finish();
-    co_return co_await core::app::json_document(db, include_expired ? kListActiveAndExpired : kListActive);
+    co_return co_await core::app::json_document(db, include_expired ? kListActiveAndExpired : kListActiveEntries);
   });
 
   ctx.router.post("/api/v1/whitelist", [&db](Request& req) -> awaitable<Response> {
@@ -113,8 +113,8 @@ void install_whitelist_routes(core::app::Context& ctx) {
   });
 
   ctx.router.del("/api/v1/whitelist/{entry_id:uuid}", [&db](Request& req) {
-    return core::app::json_resource(db, {.missing = Problem::not_found("no whitelist entry " + id_of(req))},
-                                    kDeactivate, id_of(req));
+    return core::app::json_resource(db, {.missing = Problem::not_found("no whitelist entry " + entry_id_of(req))},
+                                    kDeactivateEntry, entry_id_of(req));
   });
 }
 

@@ -26,7 +26,8 @@ constexpr std::size_t kMaxDescription = 500;
 const core::auth::SessionTables kSessionTables{
     .sessions = "dbusers_console.sessions", .subject = "actor", .failures = "dbusers_console.login_failures"};
 
-constexpr std::string_view kAudit = "INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, $2, $3)";
+constexpr std::string_view kAuditSignIn =
+    "INSERT INTO dbusers_console.audit (actor, action, address) VALUES ($1, $2, $3)";
 
 constexpr std::string_view kUsers = R"sql(
   SELECT id, username, role_name, permission_level, coalesce(description, ''), is_active,
@@ -131,14 +132,14 @@ class Console : public std::enable_shared_from_this<Console> {
       if (core::constant_time_equals(key, k) && !matched) matched = k;
     if (!matched) {
       co_await sessions_.failed("", address);
-      co_await db_.query(kAudit, "unknown", "login_failed", address);
+      co_await db_.query(kAuditSignIn, "unknown", "login_failed", address);
       core::log::warn("dbusers sign-in failed", {{"address", address}});
       co_return fresh_login_page(req, Status::forbidden, "That key is not valid.");
     }
     const std::string actor = "admin key " + core::sha256_hex(*matched).substr(0, 8);
     co_await sessions_.succeeded("", address);
     const std::string token = co_await sessions_.start(actor, address);
-    co_await db_.query(kAudit, actor, "login", address);
+    co_await db_.query(kAuditSignIn, actor, "login", address);
     auto res = views::redirect("/dbusers");
     res.headers.insert("Set-Cookie",
                        core::http::set_cookie(req, {.name = kSessionCookie, .value = token, .path = "/dbusers"}));
@@ -153,7 +154,7 @@ class Console : public std::enable_shared_from_this<Console> {
     if (!s) co_return views::redirect("/dbusers/login");
     if (!checked_form(req, s->csrf())) co_return views::forbidden_page();
     co_await sessions_.end(s->token);
-    co_await db_.query(kAudit, s->actor, "logout", req.remote_address);
+    co_await db_.query(kAuditSignIn, s->actor, "logout", req.remote_address);
     auto res = views::redirect("/dbusers/login");
     res.headers.set("Set-Cookie", core::http::set_cookie(
                                       req, {.name = kSessionCookie, .value = "", .path = "/dbusers", .max_age = 0}));

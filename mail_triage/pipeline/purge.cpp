@@ -26,7 +26,7 @@ constexpr std::string_view kActiveRules = R"sql(
 constexpr std::string_view kIsWhitelisted = "SELECT sender_type_of($1) = 'whitelist'";
 
 // Every message an execute sets out to delete is on the audit before the platform is asked.
-constexpr std::string_view kRecordPending = R"sql(
+constexpr std::string_view kRecordPendingPurge = R"sql(
   INSERT INTO purge_deletions (run_id, mailbox, message_id, sender_address, subject, received_at,
                                older_than_days, purge_rule_id)
   SELECT $1, m.mailbox, m.id, m.sender, m.subject, m.received, m.days, nullif(m.rule, '')::uuid
@@ -39,7 +39,7 @@ constexpr std::string_view kDeleted = R"sql(
   WHERE run_id = $1 AND mailbox = $2 AND message_id = $3
 )sql";
 
-constexpr std::string_view kFailed = R"sql(
+constexpr std::string_view kPurgeFailed = R"sql(
   UPDATE purge_deletions SET status = 'failed', error = $4
   WHERE run_id = $1 AND mailbox = $2 AND message_id = $3
 )sql";
@@ -174,7 +174,7 @@ awaitable<void> Purge::remove(const std::vector<Target>& targets, std::vector<Fo
     days.push_back(std::to_string(t.days));
     rules.push_back(t.rule_id);
   }
-  co_await db_.query(kRecordPending, run_id, mailboxes, ids, senders, subjects, received, days, rules);
+  co_await db_.query(kRecordPendingPurge, run_id, mailboxes, ids, senders, subjects, received, days, rules);
   std::mutex mutex;
   std::vector<std::function<awaitable<void>()>> deletions;
   for (auto& f : found)
@@ -190,7 +190,7 @@ awaitable<void> Purge::remove(const std::vector<Target>& targets, std::vector<Fo
         co_await db_.query(kDeleted, run_id, f.mailbox, f.message.id);
         co_return;
       }
-      co_await db_.query(kFailed, run_id, f.mailbox, f.message.id, error);
+      co_await db_.query(kPurgeFailed, run_id, f.mailbox, f.message.id, error);
       std::lock_guard lock(mutex);
       result.errors.push_back(
           {.mailbox = f.mailbox, .address = f.message.from_address, .message_id = f.message.id, .error = error});

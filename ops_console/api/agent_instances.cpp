@@ -20,7 +20,7 @@ using nlohmann::json;
 namespace {
 
 // An instance renders as agent_instance_json() (migration 0011): never its secret or token.
-constexpr std::string_view kList = R"sql(
+constexpr std::string_view kListInstances = R"sql(
   SELECT coalesce(json_agg(agent_instance_json(a) ORDER BY a.name), '[]'::json) FROM agent_instances a
 )sql";
 
@@ -48,7 +48,7 @@ constexpr std::string_view kDelete = "DELETE FROM agent_instances WHERE id = $1 
 constexpr std::size_t kTokenBytes = 32;
 constexpr std::size_t kSecretBytes = 32;
 
-const core::json::StringRule kName{.min_length = 1, .max_length = 100};
+const core::json::StringRule kInstanceName{.min_length = 1, .max_length = 100};
 const core::json::StringRule kUrl{.min_length = 1, .max_length = 2048};
 const core::json::StringRule kSecret{.min_length = 16, .max_length = 200, .trim = false};
 
@@ -86,13 +86,13 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
   const auto executor = ctx.executor;
 
   routes.get("/api/admin/agent-instances", Access::admin(),
-             [&db](Request&) { return core::app::json_document(db, kList); });
+             [&db](Request&) { return core::app::json_document(db, kListInstances); });
 
   routes.post("/api/admin/agent-instances", Access::admin(),
               [&db, executor, settings](Request& req) -> awaitable<Response> {
                 const auto body = core::json::parse_object(req.body);
                 core::json::BodyReader in(body);
-                const std::string name = in.string("name", kName);
+                const std::string name = in.string("name", kInstanceName);
                 const std::string url = in.string("url", kUrl);
                 const bool enabled = in.optional_boolean("enabled").value_or(true);
                 const auto given_secret = in.optional_string("secret", kSecret);
@@ -117,7 +117,7 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
                  const auto instance = id_of(req);
                  const auto body = core::json::parse_object(req.body);
                  core::json::BodyReader in(body);
-                 const auto name = in.patch_string("name", kName, false);
+                 const auto name = in.patch_string("name", kInstanceName, false);
                  const auto url = in.patch_string("url", kUrl, false);
                  const auto enabled = in.patch_boolean("enabled");
                  const auto secret = in.patch_string("secret", kSecret, false);

@@ -27,7 +27,7 @@ const core::json::StringRule kEmail{.min_length = 1,
 const core::json::StringRule kPassword{.min_length = 1, .max_length = identity::kMaxPasswordLength, .trim = false};
 const core::json::StringRule kNewPassword{
     .min_length = identity::kMinPasswordLength, .max_length = identity::kMaxPasswordLength, .trim = false};
-const core::json::StringRule kName{.min_length = 1, .max_length = 200};
+const core::json::StringRule kSetupName{.min_length = 1, .max_length = 200};
 
 constexpr std::string_view kAnyUser = "SELECT EXISTS (SELECT 1 FROM users)";
 
@@ -91,7 +91,7 @@ void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     const std::string email = in.string("email", kEmail);
-    const std::string name = in.string("name", kName);
+    const std::string name = in.string("name", kSetupName);
     std::string password = in.string("password", kNewPassword);
     in.finish();
     const std::string hash = co_await identity::hash_password_async(std::move(password));

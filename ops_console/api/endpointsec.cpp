@@ -25,7 +25,7 @@ constexpr std::string_view kMappings = R"sql(
 )sql";
 
 constexpr std::string_view kSiteExists = "SELECT 1 FROM endpointsec_sites WHERE id = $1 AND deleted_at IS NULL";
-constexpr std::string_view kCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
+constexpr std::string_view kMappedCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
 constexpr std::string_view kMap = R"sql(
   INSERT INTO endpointsec_company_mappings (site_id, company_id, mapped_by) VALUES ($1, $2, $3)
   ON CONFLICT (site_id) DO UPDATE SET company_id = EXCLUDED.company_id, mapped_by = EXCLUDED.mapped_by,
@@ -79,7 +79,7 @@ void install_endpointsec_routes(core::app::Context& ctx, std::shared_ptr<identit
                 in.finish();
                 if ((co_await db.query(kSiteExists, site)).empty())
                   throw Problem::invalid_field("siteId", "names no endpoint-security site (run a sync first?)");
-                if ((co_await db.query(kCompanyExists, company)).empty())
+                if ((co_await db.query(kMappedCompanyExists, company)).empty())
                   throw Problem::invalid_field("companyId", "names no company");
                 const auto rows = co_await db.query(kMap, std::move(site), company, identity::current_user(req).id);
                 co_return Response::json_text(std::string(rows.front().text(0)));

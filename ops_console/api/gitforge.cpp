@@ -71,7 +71,7 @@ core::db::Composed compose_commits(const CommitFilter& f) {
   return st;
 }
 
-const core::json::StringRule kName{.min_length = 1, .max_length = 255};
+const core::json::StringRule kRefName{.min_length = 1, .max_length = 255};
 
 }  // namespace
 
@@ -127,8 +127,8 @@ void install_gitforge_routes(core::app::Context& ctx, std::shared_ptr<identity::
   routes.get("/api/agent/repo-commits", Access::agent(), [&db](Request& req) {
     core::json::QueryReader in(req.query);
     CommitFilter f{.since = in.optional_string("since", {.max_length = 64}),
-                   .repo = in.optional_string("repo", kName),
-                   .branch = in.optional_string("branch", kName),
+                   .repo = in.optional_string("repo", kRefName),
+                   .branch = in.optional_string("branch", kRefName),
                    .limit = in.integer("limit", kDefaultCommits, {.min = 1, .max = kMaxCommits})};
     if (f.since && !core::parse_rfc3339(*f.since)) in.add("since", "must be an ISO 8601 date-time with an offset");
     in.finish();

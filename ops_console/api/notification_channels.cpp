@@ -38,7 +38,7 @@ constexpr std::string_view kListGlobal = R"sql(
 
 // No row when the named owner does not exist: the owner ($2) must equal the user of that id,
 // which is NULL for none, so a global channel (owner NULL) passes too.
-constexpr std::string_view kCreate = R"sql(
+constexpr std::string_view kCreateChannel = R"sql(
   INSERT INTO notification_channels AS c (channel_type, owner_user_id, name, enabled, config)
   SELECT $1, $2, $3, $4, $5::jsonb
   WHERE $2::bigint IS NOT DISTINCT FROM (SELECT id FROM users WHERE id = $2)
@@ -52,7 +52,7 @@ constexpr std::string_view kLoad = R"sql(
 )sql";
 
 // $2..$4 are NULL for "keep".
-constexpr std::string_view kUpdate = R"sql(
+constexpr std::string_view kUpdateChannel = R"sql(
   UPDATE notification_channels c SET
     name = coalesce($2, c.name),
     enabled = coalesce($3::boolean, c.enabled),
@@ -62,7 +62,7 @@ constexpr std::string_view kUpdate = R"sql(
   RETURNING notification_channel_json(c, (SELECT email FROM users WHERE id = c.owner_user_id))
 )sql";
 
-constexpr std::string_view kDelete = "DELETE FROM notification_channels WHERE id = $1";
+constexpr std::string_view kDeleteChannel = "DELETE FROM notification_channels WHERE id = $1";
 
 const core::json::StringRule kOwnerFilter{.one_of = {"global", "personal", "all"}};
 
@@ -136,7 +136,7 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
                                      .duplicate = Problem::conflict("user " + std::to_string(owner.value_or(0)) +
                                                                     " has a " + type + " channel already"),
                                      .found = core::http::Status::created},
-                                    kCreate, type, owner, name, enabled, config);
+                                    kCreateChannel, type, owner, name, enabled, config);
   });
 
   routes.get("/api/notification-channels/{id}", [&db](Request& req) -> awaitable<Response> {
@@ -162,13 +162,13 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
     }
     // Named, not a braced temporary inside co_await (docs/conventions.md, GCC 12).
     core::app::ResourceProblems problems{.missing = no_channel(s.channel.id)};
-    co_return co_await core::app::json_resource(db, std::move(problems), kUpdate, s.channel.id, std::move(name.value),
-                                                enabled.value, std::move(config));
+    co_return co_await core::app::json_resource(db, std::move(problems), kUpdateChannel, s.channel.id,
+                                                std::move(name.value), enabled.value, std::move(config));
   });
 
   routes.del("/api/notification-channels/{id}", [&db](Request& req) -> awaitable<Response> {
     const Stored s = co_await load_for(db, req);
-    co_await db.query(kDelete, s.channel.id);
+    co_await db.query(kDeleteChannel, s.channel.id);
     co_return Response::empty();
   });
 

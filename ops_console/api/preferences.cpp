@@ -22,7 +22,7 @@ namespace {
 
 const core::json::StringRule kTheme{.one_of = {"light", "dark", "system"}};
 const core::json::StringRule kTimezone{.min_length = 1, .max_length = 64};
-const core::json::StringRule kName{.min_length = 1, .max_length = 200};
+const core::json::StringRule kDisplayName{.min_length = 1, .max_length = 200};
 
 // The zone must be one the server knows by that exact name; the update happens only then.
 constexpr std::string_view kSetTimezone = R"sql(
@@ -82,7 +82,7 @@ void install_preference_routes(core::app::Context& ctx, std::shared_ptr<identity
   });
 
   routes.patch("/api/settings/profile", Access::admin(), [&db, id](Request& req) -> awaitable<Response> {
-    const std::string name = read_one(req, "name", kName);
+    const std::string name = read_one(req, "name", kDisplayName);
     const auto user_id = current_user(req).id;
     co_await db.query(kSetName, user_id, name);
     const auto user = co_await id->user_by_id(user_id);

@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 
 struct AnalyzerTest : ConsoleTest {
   sandbox::InProcess fakes;

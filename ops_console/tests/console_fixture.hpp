@@ -14,6 +14,9 @@ namespace ops_console::testing {
 using core::testing::HttpResponse;
 using nlohmann::json;
 
+// Every test user's password.
+inline constexpr const char* kPassword = "correct horse battery";
+
 struct ConsoleTest : ::testing::Test {
   core::testing::TestDatabase database{ops_console::definition().migrations};
   std::unique_ptr<core::testing::RunningService> svc;

@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 constexpr const char* kNow = "2026-11-23T10:30:00Z";
 
 struct DashboardTest : ConsoleTest {

@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 
 struct DistributorTest : ConsoleTest {
   sandbox::InProcess fakes;

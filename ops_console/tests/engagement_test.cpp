@@ -13,7 +13,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 constexpr const char* kNow = "2026-11-23T00:30:00Z";  // Auckland: 13:30 on the 23rd; Los Angeles: 16:30 on the 22nd
 
 struct EngagementTest : ConsoleTest {

@@ -6,7 +6,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 constexpr const char* kBase = "/api/admin/notify-event-keys";
 
 struct EventKeysTest : ConsoleTest {

@@ -8,7 +8,7 @@ using namespace ops_console::integrations;
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 
 struct IntegrationsTest : ConsoleTest {
   std::set<std::string> disabled_via(const std::string& conninfo, std::set<std::string> env) {

@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 constexpr const char* kMailbox = "victim@msp.example";
 
 std::string iso(core::Timestamp t) { return core::format_rfc3339(t); }

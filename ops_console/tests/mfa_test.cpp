@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 
 struct MfaTest : ConsoleTest {
   sandbox::InProcess fakes;

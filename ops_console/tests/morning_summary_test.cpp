@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::NotifyTest;
 
-const std::string kBase = "/api/morning-summary";
+const std::string kSummaryRoutes = "/api/morning-summary";
 
 // Monday 23 November 2026, 06:31 in Auckland (NZDT, UTC+13): Sunday 17:31 UTC.
 constexpr const char* kMondayMorning = "2026-11-23T06:31:00+13:00";
@@ -27,13 +27,13 @@ struct MorningSummaryTest : NotifyTest {
     return e;
   }
   json ok(const std::string& method, const std::string& path, const json& body = nullptr, unsigned status = 200) {
-    const auto res = call(method, kBase + path, body, boss);
+    const auto res = call(method, kSummaryRoutes + path, body, boss);
     EXPECT_EQ(res.status, status) << method << " " << path << ": " << res.body;
     return res.body.empty() ? json() : res.json();
   }
   // A 400 naming `field`.
   void refused(const std::string& method, const std::string& path, const json& body, const std::string& field) {
-    const auto res = call(method, kBase + path, body, boss);
+    const auto res = call(method, kSummaryRoutes + path, body, boss);
     ASSERT_EQ(res.status, 400u) << method << " " << path << " " << body << ": " << res.body;
     EXPECT_EQ(res.json()["errors"][0]["field"], field) << res.body;
   }
@@ -56,12 +56,12 @@ TEST_F(MorningSummaryTest, AdministratorsOnlyWebhooksMaskedAndEveryFieldChecked)
       {"POST", "/send"},         {"POST", "/test"},     {"GET", "/history"}};
   const auto before = database_work();
   for (const auto& [method, path] : routes)
-    EXPECT_EQ(call(method, kBase + path, json::object()).status, 401u) << method << " " << path;
+    EXPECT_EQ(call(method, kSummaryRoutes + path, json::object()).status, 401u) << method << " " << path;
   EXPECT_EQ(database_work(), before);  // refused before any query
   const json valid{{"name", "NOC"},     {"url", chat_url()},        {"webhookId", 1},
                    {"timezone", "UTC"}, {"sections", {"overview"}}, {"enabled", true}};
   for (const auto& [method, path] : routes)
-    EXPECT_EQ(call(method, kBase + path, valid, tech).status, 403u) << method << " " << path;
+    EXPECT_EQ(call(method, kSummaryRoutes + path, valid, tech).status, 403u) << method << " " << path;
   EXPECT_EQ(sql("SELECT count(*) FROM morning_summary_webhooks"), "0");
   EXPECT_EQ(sql("SELECT count(*) FROM morning_summary_sends"), "0");
   EXPECT_EQ(sql("SELECT enabled FROM morning_summary_config"), "f");
@@ -81,7 +81,7 @@ TEST_F(MorningSummaryTest, AdministratorsOnlyWebhooksMaskedAndEveryFieldChecked)
   EXPECT_EQ(created["url"], "http://127.0.0.1/…");  // scheme and host: the key and token stay hidden
   const std::string id = std::to_string(created["id"].get<long>());
   const std::string other = add_webhook("Managers", chat_url("MGR"), false);
-  const auto list = call("GET", kBase + "/webhooks", nullptr, boss);
+  const auto list = call("GET", kSummaryRoutes + "/webhooks", nullptr, boss);
   ASSERT_EQ(list.status, 200u);
   EXPECT_EQ(list.json().size(), 2u);
   EXPECT_EQ(list.json()[1]["enabled"], false);
@@ -97,11 +97,11 @@ TEST_F(MorningSummaryTest, AdministratorsOnlyWebhooksMaskedAndEveryFieldChecked)
   EXPECT_EQ(sql("SELECT name || ' ' || url FROM morning_summary_webhooks WHERE id = " + id), "Ops " + chat_url("NOC"));
   EXPECT_EQ(ok("PATCH", "/webhooks/" + other, {{"url", chat_url("BOARD")}, {"enabled", true}})["enabled"], true);
   EXPECT_EQ(sql("SELECT url FROM morning_summary_webhooks WHERE id = " + other), chat_url("BOARD"));
-  EXPECT_EQ(call("PATCH", kBase + "/webhooks/999", {{"name", "x"}}, boss).status, 404u);
-  EXPECT_EQ(call("DELETE", kBase + "/webhooks/999", nullptr, boss).status, 404u);
+  EXPECT_EQ(call("PATCH", kSummaryRoutes + "/webhooks/999", {{"name", "x"}}, boss).status, 404u);
+  EXPECT_EQ(call("DELETE", kSummaryRoutes + "/webhooks/999", nullptr, boss).status, 404u);
   refused("DELETE", "/webhooks/0", nullptr, "id");
-  EXPECT_EQ(call("DELETE", kBase + "/webhooks/" + other, nullptr, boss).status, 204u);
-  EXPECT_EQ(call("DELETE", kBase + "/webhooks/" + other, nullptr, boss).status, 404u);
+  EXPECT_EQ(call("DELETE", kSummaryRoutes + "/webhooks/" + other, nullptr, boss).status, 204u);
+  EXPECT_EQ(call("DELETE", kSummaryRoutes + "/webhooks/" + other, nullptr, boss).status, 404u);
   EXPECT_EQ(ok("GET", "/webhooks").size(), 1u);
 
   // The configuration: defaults, then each field checked, nothing changed by a refusal.
@@ -137,7 +137,7 @@ TEST_F(MorningSummaryTest, AdministratorsOnlyWebhooksMaskedAndEveryFieldChecked)
   EXPECT_EQ(ok("GET", "/history?limit=5000")["limit"], 200);
   EXPECT_EQ(ok("GET", "/history")["limit"], 50);
   refused("POST", "/test", {{"webhookId", "one"}}, "webhookId");
-  EXPECT_EQ(call("POST", kBase + "/test", {{"webhookId", 999}}, boss).status, 404u);
+  EXPECT_EQ(call("POST", kSummaryRoutes + "/test", {{"webhookId", 999}}, boss).status, 404u);
   EXPECT_EQ(sql("SELECT count(*) FROM morning_summary_sends"), "0");
 }
 
@@ -155,7 +155,7 @@ TEST_F(MorningSummaryTest, SendNowReachesEveryEnabledWebhookAndRecordsEachResult
                   {"MFA_INTEGRATION_KEY", fakes.duo().options().ikey},
                   {"MFA_SECRET_KEY", fakes.duo().options().skey}}));
 
-  EXPECT_EQ(call("POST", kBase + "/send", nullptr, boss).status, 409u);  // nowhere to send yet
+  EXPECT_EQ(call("POST", kSummaryRoutes + "/send", nullptr, boss).status, 409u);  // nowhere to send yet
   const std::string a = add_webhook("NOC", chat_url("AAAA"));
   const std::string b = add_webhook("Managers", chat_url("BBBB"));
   add_webhook("Paused", chat_url("CCCC"), false);
@@ -163,7 +163,7 @@ TEST_F(MorningSummaryTest, SendNowReachesEveryEnabledWebhookAndRecordsEachResult
   fakes.notify().set_fault("webhook", {.status = 500, .count = 2});  // the attempt and its retry
   ok("PUT", "/config", {{"timezone", "Pacific/Auckland"}, {"sections", {"slaBreaches", "mfa"}}, {"enabled", false}});
 
-  const auto sent = call("POST", kBase + "/send", nullptr, boss);
+  const auto sent = call("POST", kSummaryRoutes + "/send", nullptr, boss);
   ASSERT_EQ(sent.status, 200u) << sent.body;
   EXPECT_FALSE(has(sent.body, "token=")) << sent.body;
   const json entry = sent.json();

@@ -6,7 +6,6 @@
 
 namespace ops_console::testing {
 
-inline constexpr const char* kPassword = "correct horse battery";
 inline constexpr const char* kBotToken = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ";
 inline constexpr const char* kSecret = "a-webhook-signing-secret";
 

@@ -14,7 +14,7 @@ using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 using sandbox::phishing::reported_mail;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 
 struct PhishingTest : ConsoleTest {
   sandbox::InProcess fakes;

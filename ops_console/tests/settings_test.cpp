@@ -7,7 +7,7 @@ namespace {
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 
-constexpr const char* kPassword = "correct horse battery";
+using ops_console::testing::kPassword;
 
 struct SettingsTest : ConsoleTest {
   std::string boss_id, keeper_id, tech_id;

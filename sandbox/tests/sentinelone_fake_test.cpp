@@ -19,14 +19,14 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kApi = "/sentinelone/web/api/v2.1";
+constexpr const char* kS1Api = "/sentinelone/web/api/v2.1";
 
 class SentinelOneFakeTest : public ::testing::Test {
  protected:
   sandbox::InProcess fakes;
 
   HttpResponse get(const std::string& target, const std::string& token = "sandbox-endpointsec-token") {
-    return http(fakes.port(), "GET", kApi + target, {}, {{"Authorization", "ApiToken " + token}});
+    return http(fakes.port(), "GET", kS1Api + target, {}, {{"Authorization", "ApiToken " + token}});
   }
   // Every row of a list, following nextCursor; `data` picks the rows out of a page.
   template <class Pick>
@@ -64,10 +64,10 @@ class SentinelOneFakeTest : public ::testing::Test {
 
 TEST_F(SentinelOneFakeTest, EveryCallNeedsTheApiToken) {
   fakes.sentinelone().seed({.sites = 3});
-  const auto none = http(fakes.port(), "GET", std::string(kApi) + "/sites");
+  const auto none = http(fakes.port(), "GET", std::string(kS1Api) + "/sites");
   expect_error(none, 401, 4010010, nullptr, "Authentication Failed");
   expect_error(get("/agents", "someone-elses-token"), 401, 4010010, nullptr, "Authentication Failed");
-  EXPECT_EQ(http(fakes.port(), "GET", std::string(kApi) + "/sites", {},
+  EXPECT_EQ(http(fakes.port(), "GET", std::string(kS1Api) + "/sites", {},
                  {{"Authorization", "Bearer sandbox-endpointsec-token"}})
                 .status,
             401u);
