@@ -19,8 +19,9 @@ const char* kStyle = R"css(
   input[type=text], input[type=password], select, textarea { width: 24rem; max-width: 100%; padding: .35rem; font: inherit; }
   button { padding: .4rem .9rem; font: inherit; cursor: pointer; }
   .error { background: #fde8e8; border: 1px solid #e0a4a4; padding: .6rem; } .notice { background: #e6f4ea; border: 1px solid #9fd1ad; padding: .6rem; }
-  .secret { font-family: ui-monospace, monospace; background: #fff8d6; padding: .1rem .3rem; }
-  dl { display: grid; grid-template-columns: max-content auto; gap: .4rem 1rem; } dt { font-weight: 600; }
+  .secret { font-family: ui-monospace, monospace; background: #fff8d6; padding: .1rem .3rem; overflow-wrap: anywhere; }
+  dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .4rem 1rem; } dt { font-weight: 600; }
+  .rows { overflow-x: auto; }
   header { display: flex; justify-content: space-between; align-items: baseline; }
 )css";
 
@@ -98,9 +99,10 @@ Response list_page(const Viewer& viewer, const std::vector<UserRow>& users, cons
                   hidden_csrf(viewer.csrf) + "<small>" + html_escape(viewer.actor) +
                   "</small> <button type=\"submit\">Sign out</button></form></header>\n" +
                   message("notice", view.notice) + message("error", view.error) +
-                  "<table><thead><tr><th>Username</th><th>Role</th><th>Permission level</th><th>Description</th>"
+                  "<div class=\"rows\"><table><thead><tr><th>Username</th><th>Role</th><th>Permission "
+                  "level</th><th>Description</th>"
                   "<th>State</th><th>Created</th><th>Revoked</th><th></th></tr></thead><tbody>\n" +
-                  rows + "</tbody></table>\n" + create_form(viewer, view.form));
+                  rows + "</tbody></table></div>\n" + create_form(viewer, view.form));
 }
 
 Response credentials_page(const CreatedUser& u, const std::string& db_host, int db_port) {

@@ -1,15 +1,11 @@
 // The /dbusers console in a real browser (Debian's Chromium, driven by playwright-core): sign in,
 // create a user, read the credentials on the page, log in with them (psql), revoke the user, and
-// find the login refused. tests/browser/run starts the service with DBUSERS_DB_HOST/PORT set to
+// find the login refused. tests/browser/run starts mail-triage with DBUSERS_DB_HOST/PORT set to
 // the test cluster, so the connection string on the page is the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chromium } from 'playwright-core';
-
-const baseUrl = process.env.BASE_URL;
-const adminKey = process.env.ADMIN_KEY;
-const username = process.env.DBUSER_NAME;
+import { launch, mailTriage, openPage, screenshot, unique } from './lib.mjs';
 
 // The current_user of a session opened with `url`; throws when the login is refused.
 function loginAs(url) {
@@ -17,18 +13,17 @@ function loginAs(url) {
 }
 
 test('sign in, create a user, read its credentials, revoke it', async () => {
-  assert.ok(baseUrl && adminKey && username, 'run through tests/browser/run');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  const baseUrl = mailTriage.url;
+  const adminKey = mailTriage.dbusersAdminKey;
+  const username = unique('browser');
+  const browser = await launch();
   try {
-    const page = await browser.newPage();
+    const page = await openPage(browser);
 
     // no session: the console sends us to the sign-in form
     await page.goto(`${baseUrl}/dbusers`);
     assert.match(page.url(), /\/dbusers\/login$/);
+    await screenshot(page, 'dbusers-login-desktop');
     await page.getByLabel('Admin key').fill('not-the-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     assert.match(await page.getByRole('alert').innerText(), /not valid/);
@@ -63,6 +58,7 @@ test('sign in, create a user, read its credentials, revoke it', async () => {
     assert.match(await row.innerText(), /modify/);
     assert.match(await row.innerText(), /active/);
     assert.equal((await page.content()).includes(password), false);
+    await screenshot(page, 'dbusers-list-desktop');
 
     // revoke
     await page.getByRole('button', { name: `Revoke ${username}` }).click();
@@ -72,6 +68,8 @@ test('sign in, create a user, read its credentials, revoke it', async () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     assert.match(page.url(), /\/dbusers\/login$/);
+    // the refused admin key and the refused name are the 4xx answers the page explained above
+    page.assertClean([/^http 403 POST .*\/dbusers\/login$/, /^http 400 POST .*\/dbusers\/users$/]);
   } finally {
     await browser.close();
   }

@@ -1,0 +1,100 @@
+// What every page test shares: the services tests/browser/run started for the whole run, a
+// Chromium per test file, the two viewports, screenshots into one folder, and a watch for console
+// errors and failed requests. A page test imports what it needs from here and nothing else starts
+// a service or a browser of its own.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+// Set by tests/browser/run; a test run outside it fails here, naming what is missing.
+function required(name) {
+  const value = process.env[name];
+  assert.ok(value, `${name} is not set: run the page tests through tests/browser/run`);
+  return value;
+}
+
+export const mailTriage = {
+  get url() { return required('MAIL_TRIAGE_URL'); },
+  get dbusersAdminKey() { return required('DBUSERS_ADMIN_KEY'); },
+};
+
+export const opsConsole = {
+  get url() { return required('OPS_CONSOLE_URL'); },
+  get adminEmail() { return required('OPS_ADMIN_EMAIL'); },
+  get adminPassword() { return required('OPS_ADMIN_PASSWORD'); },
+};
+
+// A name no other test file of this run uses (the services are shared by every file):
+// `${prefix}_${the run's suffix}`.
+export function unique(prefix) {
+  return `${prefix}_${required('RUN_SUFFIX')}`;
+}
+
+// The viewports every page is checked at: a desktop and a 360-px phone.
+export const viewports = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 360, height: 740 },
+};
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// A page at a viewport whose console errors, uncaught exceptions, failed requests and error
+// responses are kept, each a line (`http 404 GET http://…/favicon.ico`): `problems()` lists them,
+// and `assertClean(allowed)` fails the test when any is left that no regex of `allowed` matches
+// (a test allows the 4xx it provokes on purpose). Chromium's own console line for an error
+// response ("Failed to load resource") is left out: the `http` line names the request.
+export async function openPage(browser, viewport = viewports.desktop) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const seen = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) seen.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => seen.push(`exception: ${e.message}`));
+  page.on('requestfailed', (r) => seen.push(`request failed: ${r.method()} ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => { if (r.status() >= 400) seen.push(`http ${r.status()} ${r.request().method()} ${r.url()}`); });
+  page.problems = () => [...seen];
+  page.assertClean = (allowed = []) => {
+    const left = seen.filter((p) => !allowed.some((a) => a.test(p)));
+    assert.deepEqual(left, [], 'the page logged no error, and no request failed or was answered with an error');
+  };
+  return page;
+}
+
+// Saves the page as SCREENSHOT_DIR/<name>.png (the run prints the folder): one picture per page
+// and viewport, for a reviewer to look at without starting anything.
+export async function screenshot(page, name) {
+  const dir = required('SCREENSHOT_DIR');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+// Fails unless the page is no wider than its viewport (nothing to scroll sideways), naming the
+// elements that stick out.
+export async function assertFitsWidth(page, what) {
+  const wide = await page.evaluate(() => {
+    if (document.documentElement.scrollWidth <= window.innerWidth) return [];
+    return [...document.body.querySelectorAll('*')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((el) => `<${el.tagName.toLowerCase()}${el.id ? ` id=${el.id}` : ''}${el.className ? ` class=${el.className}` : ''}> `
+        + `ends at ${Math.round(el.getBoundingClientRect().right)} px`);
+  });
+  assert.deepEqual(wide, [], `${what} fits ${page.viewportSize().width} px`);
+}
+
+// Presses Tab (at most `limit` times) until `target` (a locator) has the focus, as a person with a
+// keyboard would; fails when it cannot be reached that way.
+export async function tabTo(page, target, limit = 25) {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`${target} cannot be reached with the Tab key`);
+}
