@@ -159,7 +159,14 @@ TEST_F(DashboardTest, WorkersHaveTwentyFourZeroFilledHoursAndTheDerivedStatus) {
   EXPECT_EQ(hours.back(), json::parse(R"({"hour":"2026-11-23T10:00:00+00:00","success":1,"failure":0})"));
   for (std::size_t i = 1; i < 22; ++i) EXPECT_EQ(hours[i]["success"].get<int>() + hours[i]["failure"].get<int>(), 0);
 
-  EXPECT_EQ(workers[1], json::parse(R"({"name":"remote-management","configured":false})"));  // nothing measured
+  // nothing measured: no status, but the 24 hours all the same, each at zero
+  const json unmeasured = workers[1];
+  EXPECT_EQ(unmeasured["name"], "remote-management");
+  EXPECT_EQ(unmeasured["configured"], false);
+  EXPECT_FALSE(unmeasured.contains("status"));
+  ASSERT_EQ(unmeasured["activity24h"].size(), 24u);
+  for (std::size_t i = 0; i < 24; ++i)
+    EXPECT_EQ(unmeasured["activity24h"][i], (json{{"hour", hours[i]["hour"]}, {"success", 0}, {"failure", 0}})) << i;
   const json sync = workers[2];
   EXPECT_EQ(sync["name"], "sync-scheduler");
   EXPECT_EQ(sync["status"], "down");  // a failure and nothing in flight
