@@ -26,6 +26,9 @@ struct Request {
   std::string target;       // raw request target, path and query
   std::string path;         // target without the query string, still percent-encoded
   Query query;
+  // The query string had a malformed percent-escape (`query` is then empty): the route answers
+  // 400 once its guard has let the caller in (Router), so a refused caller learns nothing more.
+  bool malformed_query = false;
   std::map<std::string, std::string, std::less<>> params;  // path parameters, decoded
   bhttp::fields headers;
   std::string body;

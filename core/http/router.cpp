@@ -60,15 +60,28 @@ void check_param(std::string_view name, ParamType type, std::string_view value) 
     throw Problem::invalid_field(std::string(name), "must be an integer");
 }
 
+// The handler behind the checks of what the router parsed: a malformed query string and a typed
+// parameter of the wrong form are 400s, raised only once the caller is let in (the guard runs
+// first, Router::add).
+Handler with_checked_params(std::vector<std::pair<std::string, ParamType>> typed, Handler handler) {
+  return [typed = std::move(typed), handler = std::move(handler)](Request& req) {
+    if (req.malformed_query) throw Problem::bad_request("the query string has a malformed percent-escape");
+    for (const auto& [name, type] : typed) check_param(name, type, req.param(name));
+    return handler(req);
+  };
+}
+
 }  // namespace
 
-void Router::add(Verb method, std::string_view tmpl, Handler handler, std::string access) {
+void Router::add(Verb method, std::string_view tmpl, Handler handler, std::string access, const Guard& guard) {
   if (tmpl.empty() || tmpl.front() != '/')
     throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
   Node* node = root_.get();
+  std::vector<std::pair<std::string, ParamType>> typed;
   for (auto seg : segments_of(tmpl)) {
     if (seg.size() >= 2 && seg.front() == '{' && seg.back() == '}') {
       auto [name, type] = parse_param(seg, tmpl);
+      if (type != ParamType::text) typed.emplace_back(name, type);
       if (!node->param) {
         node->param = std::make_unique<Node>();
         node->param_name = name;
@@ -83,6 +96,8 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
       node = child.get();
     }
   }
+  handler = with_checked_params(std::move(typed), std::move(handler));
+  if (guard) handler = guard(std::move(handler));
   if (!node->handlers.emplace(method, std::move(handler)).second)
     throw std::invalid_argument("route registered twice: " + std::string(tmpl));
   routes_.push_back({method, std::string(tmpl), std::move(access)});
@@ -112,10 +127,7 @@ const Handler& Router::resolve(Request& req) const {
     throw Problem(Status::method_not_allowed, "method-not-allowed", req.method_name + " is not allowed on " + req.path)
         .with_header(bhttp::field::allow, allow_header(node->handlers));
 
-  for (auto& [owner, value] : params) {
-    check_param(owner->param_name, owner->param_type, value);
-    req.params[owner->param_name] = std::move(value);
-  }
+  for (auto& [owner, value] : params) req.params[owner->param_name] = std::move(value);
   return it->second;
 }
 

@@ -5,8 +5,10 @@
 //
 // Templates are '/'-separated; a segment is a literal or `{name}`, `{name:uuid}`, `{name:int}`.
 // A literal segment wins over a parameter at the same position. A parameter of the wrong type
-// is a 400 naming it (the path exists, the value is malformed); an unknown path is a 404; a known
-// path with another method is a 405 with `Allow`. HEAD is answered by a GET route without body.
+// is a 400 naming it (the path exists, the value is malformed), checked after the route's guard
+// (below), so a caller who may not use the route learns nothing of its parameters; an unknown
+// path is a 404; a known path with another method is a 405 with `Allow`. HEAD is answered by a
+// GET route without body.
 #include "core/http/message.hpp"
 
 #include <memory>
@@ -30,8 +32,14 @@ class Router {
   Router(Router&&) noexcept;
   Router& operator=(Router&&) noexcept;
 
+  // What lets a caller in (a session, a key, a permission): it wraps the route's handler and
+  // answers 401 or 403 itself. The router puts it in front of everything the route checks, its
+  // typed parameters included: access first, then validation, then the handler.
+  using Guard = std::function<Handler(Handler)>;
+
   // Throws std::invalid_argument for a malformed template or a route registered twice.
-  void add(Verb method, std::string_view path_template, Handler handler, std::string access = {});
+  void add(Verb method, std::string_view path_template, Handler handler, std::string access = {},
+           const Guard& guard = {});
   void get(std::string_view t, Handler h) { add(Verb::get, t, std::move(h)); }
   void post(std::string_view t, Handler h) { add(Verb::post, t, std::move(h)); }
   void put(std::string_view t, Handler h) { add(Verb::put, t, std::move(h)); }
@@ -41,7 +49,8 @@ class Router {
   // Every route, in the order registered.
   const std::vector<RouteInfo>& routes() const { return routes_; }
 
-  // Finds the handler for the request and fills req.params; throws Problem (400/404/405).
+  // Finds the handler for the request and fills req.params; throws Problem (400 for a malformed
+  // percent-escape, 404, 405). Typed parameters are checked by the handler it returns.
   const Handler& resolve(Request& req) const;
 
   // Dispatches: resolve, then call. Answers HEAD with the GET response minus its body.

@@ -37,7 +37,10 @@ nlohmann::json call(const Router& router, Request req) {
 
 Problem problem_of(const Router& router, Request req) {
   try {
-    router.resolve(req);
+    asio::io_context io;
+    auto fut = asio::co_spawn(io, router(req), asio::use_future);
+    io.run();
+    fut.get();
   } catch (const Problem& p) {
     return p;
   }
@@ -83,6 +86,28 @@ TEST(Router, MalformedTypedParameterIs400NamingIt) {
   const auto q = problem_of(sample(), request(Verb::get, "/api/phishing/tickets/12x"));
   EXPECT_EQ(q.errors()[0].field, "ticket_id");
   EXPECT_EQ(call(sample(), request(Verb::get, "/api/phishing/tickets/12"))["params"]["ticket_id"], "12");
+}
+
+// A route's guard (what lets a caller in) runs before its typed parameters are checked: a caller
+// it refuses learns nothing of them (issue 31).
+TEST(Router, TheGuardRunsBeforeTheTypedParametersAreChecked) {
+  bool let_in = false;
+  const Router::Guard guard = [&let_in](Handler inner) -> Handler {
+    return [&let_in, inner = std::move(inner)](Request& req) -> asio::awaitable<Response> {
+      if (!let_in) throw Problem(Status::unauthorized, "unauthorized", "sign in first");
+      co_return co_await inner(req);
+    };
+  };
+  Router r;
+  r.add(Verb::get, "/api/things/{thing_id:uuid}", says("thing"), "auth", guard);
+
+  EXPECT_EQ(problem_of(r, request(Verb::get, "/api/things/not-a-uuid")).status(), Status::unauthorized);
+  let_in = true;
+  const auto p = problem_of(r, request(Verb::get, "/api/things/not-a-uuid"));
+  EXPECT_EQ(p.status(), Status::bad_request);
+  ASSERT_EQ(p.errors().size(), 1u);
+  EXPECT_EQ(p.errors()[0].field, "thing_id");
+  EXPECT_EQ(call(r, request(Verb::get, "/api/things/123e4567-e89b-12d3-a456-426614174000"))["handler"], "thing");
 }
 
 TEST(Router, UnknownPathIs404) {

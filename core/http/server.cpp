@@ -98,10 +98,9 @@ awaitable<Response> Server::reject(Request& req, Problem problem) const {
 
 namespace {
 
-// The request as handlers see it; `query_ok` is false when the query string has a malformed
-// percent-escape (the request is then answered 400 without reaching a handler).
-Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer,
-                     bool& query_ok) {
+// The request as handlers see it; `malformed_query` says the query string has a malformed
+// percent-escape (the route answers 400 after its access check: Router).
+Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer) {
   const auto& msg = parser.get();
   Request req;
   req.method = msg.method();
@@ -110,7 +109,7 @@ Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, co
   const auto [path, raw_query] = split_target(req.target);
   req.path = std::string(path);
   auto query = parse_query(raw_query);
-  query_ok = query.has_value();
+  req.malformed_query = !query.has_value();
   if (query) req.query = std::move(*query);
   req.headers = msg.base();
   req.remote_address = peer.address().to_string();
@@ -160,15 +159,12 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
       }
     }
 
-    bool query_ok = true;
-    Request req = request_from(parser, peer, query_ok);
+    Request req = request_from(parser, peer);
     bool keep_alive = !early && parser.get().keep_alive();
     Response res;
     stream.expires_never();  // the handler may take its time; the write has its own timeout
     if (early) {
       res = co_await reject(req, std::move(*early));
-    } else if (!query_ok) {
-      res = co_await reject(req, Problem::bad_request("the query string has a malformed percent-escape"));
     } else {
       req.body = std::move(parser.get().body());
       res = co_await handle(req);

@@ -34,6 +34,30 @@ TEST_F(AuthTest, MissingHeaderIs401OnEveryApiPathKnownOrNot) {
   expect_401(http(svc.port(), "POST", "/api/v1/process", "{not json"));  // before body validation
 }
 
+// Every /api/v1/ route the service registers, tried without a key with its path parameters, its
+// query and its body malformed: 401, before any parsing (issue 31).
+TEST_F(AuthTest, EveryApiRouteWithMalformedInputIs401WithoutAKey) {
+  int walked = 0;
+  for (const auto& r : svc.service().router().routes()) {
+    if (!r.path.starts_with("/api/v1/")) continue;
+    std::string target;
+    for (std::size_t i = 0; i < r.path.size();) {
+      if (r.path[i] != '{') {
+        target += r.path[i++];
+        continue;
+      }
+      target += "not-a-value";
+      i = r.path.find('}', i) + 1;
+    }
+    target += "?limit=many&offset=-1&since=yesterday&mailbox=%ZZ";
+    const std::string method(core::http::bhttp::to_string(r.method));
+    SCOPED_TRACE(method + " " + target);
+    expect_401(http(svc.port(), method, target, "{not json", {{"Content-Type", "application/json"}}));
+    ++walked;
+  }
+  EXPECT_GE(walked, 15);  // the spec's /api/v1/ routes: the walk saw them
+}
+
 TEST_F(AuthTest, MalformedOrUnknownKeysAre401) {
   for (const char* value : {"key-two", "Basic a2V5LXR3bw==", "Bearer", "Bearer ", "Bearer key-three", "Bearer key-tw",
                             "Bearer key-two-and-more", "Bearerkey-two"}) {

@@ -45,7 +45,8 @@ Routes::Routes(core::http::Router& router, std::shared_ptr<Identity> identity)
     : router_(router), identity_(std::move(identity)) {}
 
 void Routes::add(core::http::Verb method, std::string_view path, const Access& access, core::http::Handler handler) {
-  router_.add(method, path, access.guard(identity_, std::move(handler)), access.describe());
+  router_.add(method, path, std::move(handler), access.describe(),
+              [this, access](core::http::Handler h) { return access.guard(identity_, std::move(h)); });
 }
 
 }  // namespace ops_console::identity

@@ -11,8 +11,10 @@
 
 namespace {
 
+using core::testing::HttpResponse;
 using nlohmann::json;
 using ops_console::testing::ConsoleTest;
+using ops_console::testing::kPassword;
 
 // The routes exempt from the session check: the spec's allowlist ("Public routes bypass the
 // session check through an allowlist": incremental sync, ticket reconciliation, webhook intake,
@@ -36,8 +38,9 @@ std::string key_of(const core::http::RouteInfo& r) {
   return std::string(core::http::bhttp::to_string(r.method)) + " " + r.path;
 }
 
-// A concrete path for a template: each parameter gets a well-formed value of its type.
-std::string concrete(const std::string& tmpl) {
+// A concrete path for a template: each parameter gets a well-formed value of its type, or with
+// `malformed`, a value no parameter type takes.
+std::string concrete(const std::string& tmpl, bool malformed = false) {
   std::string out;
   std::size_t i = 0;
   while (i < tmpl.size()) {
@@ -47,7 +50,9 @@ std::string concrete(const std::string& tmpl) {
     }
     const auto end = tmpl.find('}', i);
     const auto param = tmpl.substr(i, end - i + 1);
-    if (param.ends_with(":uuid}"))
+    if (malformed)
+      out += "not-a-value";
+    else if (param.ends_with(":uuid}"))
       out += "00000000-0000-4000-8000-000000000000";
     else
       out += "1";  // an int parameter, or text: digits suit both
@@ -81,8 +86,26 @@ std::map<std::string, std::string> readme_routes() {
   return out;
 }
 
+// The requests a route is tried with before the caller is let in: well-formed, and with every
+// part malformed (path parameters, a query of bad values and a bad escape, a body that is not
+// JSON). Access comes first: none of them may learn more than 401 or 403.
+struct Attempt {
+  std::string target, body;
+};
+std::vector<Attempt> attempts(const core::http::RouteInfo& r) {
+  return {{concrete(r.path), "{}"},
+          {concrete(r.path, true) + "?limit=many&offset=-1&cursor=%ZZ&from=yesterday&status=nope&id=x", "{not json"},
+          {concrete(r.path) + "?limit=0", "[1, 2"}};
+}
+
 struct RoutesTest : ConsoleTest {
   const std::vector<core::http::RouteInfo>& routes() { return svc->service().router().routes(); }
+  HttpResponse attempt(const core::http::RouteInfo& r, const Attempt& a, const std::string& token = "") {
+    std::map<std::string, std::string> headers{{"Content-Type", "application/json"}};
+    if (!token.empty()) headers["Cookie"] = "ops_session=" + token;
+    return core::testing::http(svc->port(), std::string(core::http::bhttp::to_string(r.method)), a.target, a.body,
+                               headers);
+  }
 };
 
 TEST_F(RoutesTest, EveryRouteDeclaresItsAccess) {
@@ -104,27 +127,59 @@ TEST_F(RoutesTest, EveryNonPublicRouteAnswers401WithoutASessionAndTouchesNoDatab
   int walked = 0;
   for (const auto& r : routes()) {
     if (r.access == "public") continue;
-    const auto before = database_work();
-    const auto res = call(std::string(core::http::bhttp::to_string(r.method)), concrete(r.path), json::object());
-    EXPECT_EQ(res.status, 401u) << key_of(r) << ": " << res.body;
-    EXPECT_EQ(database_work(), before) << key_of(r) << " queried the database before refusing";
+    // an agent's route asks for its bearer token, not a session: 401 all the same
+    for (const auto& a : attempts(r)) {
+      const auto before = database_work();
+      const auto res = attempt(r, a);
+      EXPECT_EQ(res.status, 401u) << key_of(r) << " " << a.target << ": " << res.body;
+      EXPECT_EQ(database_work(), before) << key_of(r) << " " << a.target << " queried the database before refusing";
+    }
     ++walked;
   }
   EXPECT_GE(walked, 30);  // the console has over thirty signed-in routes; the walk saw them
 }
 
 TEST_F(RoutesTest, AdminAndPermissionRoutesAnswer403ToAPlainUser) {
-  add_user("plain@msp.example", "correct horse battery");
+  add_user("plain@msp.example", kPassword);
   start();
-  const auto token = sign_in("plain@msp.example", "correct horse battery");
+  const auto token = sign_in("plain@msp.example", kPassword);
   int walked = 0;
   for (const auto& r : routes()) {
     if (r.access != "admin" && !r.access.starts_with("perm(")) continue;
-    const auto res = call(std::string(core::http::bhttp::to_string(r.method)), concrete(r.path), json::object(), token);
-    EXPECT_EQ(res.status, 403u) << key_of(r) << ": " << res.body;
+    for (const auto& a : attempts(r)) {
+      const auto res = attempt(r, a, token);
+      EXPECT_EQ(res.status, 403u) << key_of(r) << " " << a.target << ": " << res.body;
+    }
     ++walked;
   }
   EXPECT_GE(walked, 10);
+}
+
+// Once the caller is let in, bad input is a 400 naming it: every route with a typed path
+// parameter, called by an administrator with a value of the wrong form, names the parameter; a
+// malformed query string is a 400 that says so.
+TEST_F(RoutesTest, AnAllowedCallerLearnsWhichParameterIsMalformed) {
+  add_user("boss@msp.example", kPassword, true);
+  start();
+  const auto token = sign_in("boss@msp.example", kPassword);
+  static const std::regex typed_param(R"(\{([A-Za-z_]+):[a-z]+\})");
+  int walked = 0;
+  for (const auto& r : routes()) {
+    if (r.access == "public" || r.access == "agent") continue;
+    std::smatch m;
+    if (!std::regex_search(r.path, m, typed_param)) continue;
+    const auto res = attempt(r, {concrete(r.path, true), "{}"}, token);
+    EXPECT_EQ(res.status, 400u) << key_of(r) << ": " << res.body;
+    if (res.status == 400u && res.json().contains("errors"))
+      EXPECT_EQ(res.json()["errors"][0]["field"], m[1].str()) << key_of(r);
+    else
+      ADD_FAILURE() << key_of(r) << " names no field: " << res.body;
+    ++walked;
+  }
+  EXPECT_GE(walked, 6);  // the distributor's and the analyzer's typed routes, at least
+  const auto bad_query = call("GET", "/api/auth/me?x=%ZZ", nullptr, token);
+  EXPECT_EQ(bad_query.status, 400u);
+  EXPECT_NE(bad_query.body.find("query string"), std::string::npos) << bad_query.body;
 }
 
 }  // namespace
