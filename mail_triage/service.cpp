@@ -41,6 +41,7 @@ const core::app::ServiceDefinition& definition() {
           install_whitelist_routes(ctx);
           install_analysis_routes(ctx);
           dbusers::install_console_routes(ctx, console_settings);
+          ctx.router.declare_access(access_of);
         };
       },
   };

@@ -66,8 +66,6 @@ inline boost::asio::awaitable<void> join_all(boost::asio::any_io_executor execut
           state->finished();
         },
         boost::asio::detached);
-  // Named, not a temporary inside the co_await: GCC 12 destroys such temporaries twice, which
-  // here would release `state` once too often (docs/conventions.md).
   auto wait_for_all = [state](auto handler) {
     auto shared = std::make_shared<decltype(handler)>(std::move(handler));
     auto resume = [shared] {

@@ -53,7 +53,6 @@ class Semaphore {
   };
 
   boost::asio::awaitable<Permit> acquire() {
-    // Named, not a temporary inside the co_await (GCC 12, docs/conventions.md).
     auto take_or_queue = [this](auto handler) { enqueue(std::move(handler)); };
     co_await boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void()>(take_or_queue,
                                                                                         boost::asio::use_awaitable);

@@ -35,9 +35,8 @@ struct PoolOptions {
 
 class Pool;
 
-// Note: query() takes its arguments by value. String literals then decay to pointers, which
-// GCC 12 needs when they appear inside a co_await expression (it cannot copy a reference to an
-// array into the coroutine frame: "array used as initializer").
+// Note: query() takes its arguments by value (a string literal decays to a pointer), so they
+// live in the coroutine's frame for as long as the statement runs.
 
 // Exclusive use of one connection; returns it to the pool when destroyed.
 class Lease {

@@ -32,7 +32,6 @@ TEST_F(PoolTest, BindsParametersOfEveryKind) {
     SELECT $1::bigint + 1 AS n, $2::text AS s, $3::boolean AS b, $4::text IS NULL AS was_null,
            $5::text[] AS arr, $6::jsonb AS doc, $7::float8 * 2 AS f
   )sql";
-  // Built outside the co_await: GCC 12 cannot keep initializer-list temporaries in a coroutine frame.
   const std::string quoted = "it's \"quoted\"";
   const std::vector<std::string> items{"a", "b,c", "d\"e"};
   const nlohmann::json doc{{"k", "v"}};

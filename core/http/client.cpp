@@ -182,7 +182,6 @@ awaitable<OutboundResponse> Client::post_json(std::string url, const nlohmann::j
 
 awaitable<OutboundResponse> Client::get(std::string url, HeaderList headers) const {
   headers.emplace_back("Accept", "application/json");
-  // Named, not a braced temporary inside co_await: GCC 12 destroys such temporaries twice.
   OutboundRequest request{.method = "GET", .url = std::move(url), .headers = std::move(headers)};
   co_return co_await send(std::move(request));
 }

@@ -3,7 +3,7 @@
 //
 //   core::http::Client client(executor, {.total_timeout = 20s});
 //   OutboundRequest req{.method = "POST", .url = url, .body = body_json};
-//   auto res = co_await client.send(std::move(req));  // named: see docs/conventions.md on GCC 12
+//   auto res = co_await client.send(std::move(req));
 //   auto data = res.json();
 //
 // Each attempt runs on a shared thread pool (libcurl's easy interface blocks), so the caller's

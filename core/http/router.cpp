@@ -103,6 +103,11 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
   routes_.push_back({method, std::string(tmpl), std::move(access)});
 }
 
+void Router::declare_access(const std::function<std::string(std::string_view path)>& rule) {
+  for (auto& r : routes_)
+    if (r.access.empty()) r.access = rule(r.path);
+}
+
 const Handler& Router::resolve(Request& req) const {
   const Node* node = root_.get();
   std::vector<std::pair<const Node*, std::string>> params;  // owner node, decoded value

@@ -11,6 +11,7 @@
 // GET route without body.
 #include "core/http/message.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ class Router {
 
   // Every route, in the order registered.
   const std::vector<RouteInfo>& routes() const { return routes_; }
+
+  // For a service whose access is checked by middleware, by path, rather than per route: gives
+  // each route registered without an access the one `rule` returns for its path, so that the
+  // listing (`<binary> routes`) says what the middleware enforces.
+  void declare_access(const std::function<std::string(std::string_view path)>& rule);
 
   // Finds the handler for the request and fills req.params; throws Problem (400 for a malformed
   // percent-escape, 404, 405). Typed parameters are checked by the handler it returns.

@@ -29,6 +29,13 @@ bool protected_path(std::string_view path) { return path == "/api/v1" || path.st
 
 }  // namespace
 
+std::string access_of(std::string_view path) {
+  if (protected_path(path)) return "key";
+  if (path == "/dbusers/login") return "public";
+  if (path == "/dbusers" || path.starts_with("/dbusers/")) return "console";
+  return "public";
+}
+
 core::http::Middleware bearer_auth(std::vector<std::string> keys) {
   return [keys = std::move(keys)](core::http::Request& req,
                                   const core::http::Handler& next) -> awaitable<core::http::Response> {

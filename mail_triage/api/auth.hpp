@@ -18,6 +18,12 @@ std::vector<std::string> read_api_keys(core::config::Reader& env);
 
 core::http::Middleware bearer_auth(std::vector<std::string> keys);
 
+// The access a route of this service requires, by its path, as `mail-triage routes` lists it:
+// "key" under /api/v1/ (bearer_auth), "public" for the /dbusers sign-in form, "console" for the
+// other /dbusers pages (the console's own session, checked by its handlers), "public" otherwise
+// (the health routes).
+std::string access_of(std::string_view path);
+
 // True when `header` is "Bearer <token>" (scheme case-insensitive) and the token is one of
 // `keys`. Every key is compared, matched or not, so timing reveals neither which nor how much.
 bool bearer_matches(std::string_view header, const std::vector<std::string>& keys);

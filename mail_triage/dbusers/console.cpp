@@ -100,7 +100,7 @@ class Console : public std::enable_shared_from_this<Console> {
   }
 
   awaitable<Response> login_form(Request& req) {
-    const auto signed_in = co_await session(req);  // named: see docs/conventions.md on GCC 12
+    const auto signed_in = co_await session(req);
     if (signed_in) co_return views::redirect("/dbusers");
     co_return fresh_login_page(req, Status::ok, "");
   }

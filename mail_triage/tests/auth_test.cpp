@@ -58,6 +58,25 @@ TEST_F(AuthTest, EveryApiRouteWithMalformedInputIs401WithoutAKey) {
   EXPECT_GE(walked, 15);  // the spec's /api/v1/ routes: the walk saw them
 }
 
+// `mail-triage routes` says what each route needs: the key for exactly the /api/v1/ routes (the
+// middleware's rule), the console's session for /dbusers but its sign-in form.
+TEST_F(AuthTest, EveryRouteDeclaresTheAccessItsChecksEnforce) {
+  int keyed = 0;
+  for (const auto& r : svc.service().router().routes()) {
+    SCOPED_TRACE(r.path);
+    if (r.path.starts_with("/api/v1/")) {
+      EXPECT_EQ(r.access, "key");
+      ++keyed;
+    } else if (r.path == "/dbusers/login" || r.path == "/healthz" || r.path == "/readyz") {
+      EXPECT_EQ(r.access, "public");
+    } else {
+      EXPECT_TRUE(r.path.starts_with("/dbusers"));
+      EXPECT_EQ(r.access, "console");
+    }
+  }
+  EXPECT_GE(keyed, 15);
+}
+
 TEST_F(AuthTest, MalformedOrUnknownKeysAre401) {
   for (const char* value : {"key-two", "Basic a2V5LXR3bw==", "Bearer", "Bearer ", "Bearer key-three", "Bearer key-tw",
                             "Bearer key-two-and-more", "Bearerkey-two"}) {

@@ -160,7 +160,6 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
       config = notify::read_config(s.channel.type, merged, notifier->settings(), errors).dump();
       errors.finish();
     }
-    // Named, not a braced temporary inside co_await (docs/conventions.md, GCC 12).
     core::app::ResourceProblems problems{.missing = no_channel(s.channel.id)};
     co_return co_await core::app::json_resource(db, std::move(problems), kUpdateChannel, s.channel.id,
                                                 std::move(name.value), enabled.value, std::move(config));

@@ -18,7 +18,7 @@ asio::awaitable<Clearance> clear_destination(asio::any_io_executor executor, std
   const UrlParts parts = *parse_url(url);
   asio::ip::tcp::resolver resolver(executor);
   boost::system::error_code ec;
-  const std::string service = std::to_string(parts.port);  // named: docs/conventions.md on GCC 12
+  const std::string service = std::to_string(parts.port);
   const auto results =
       co_await resolver.async_resolve(parts.host, service, asio::redirect_error(asio::use_awaitable, ec));
   if (ec || results.empty()) {

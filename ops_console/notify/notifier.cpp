@@ -186,7 +186,7 @@ awaitable<Delivery> Notifier::send(const Channel& channel, const Message& messag
                                    const std::optional<std::string>& event_key) const {
   Delivery d{.channel_id = channel.id, .channel_type = channel.type};
   OutboundRequest req = build_request(channel, message, event_key, settings_);
-  GuardRules rules = settings_.rules_for(channel.type);  // named: docs/conventions.md on GCC 12
+  GuardRules rules = settings_.rules_for(channel.type);
   const Clearance clearance = co_await clear_destination(executor_, req.url, std::move(rules));
   if (!clearance.refusal.empty()) {
     d.reason = "refused: " + clearance.refusal;
