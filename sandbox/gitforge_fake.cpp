@@ -2,6 +2,7 @@
 
 #include "core/http/client.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "core/util/strings.hpp"
 
 #include <boost/asio/this_coro.hpp>
@@ -21,7 +22,6 @@ using nlohmann::ordered_json;
 
 namespace {
 
-constexpr std::int64_t kReplayWindow = 300;  // seconds either side of this clock
 constexpr std::size_t kMaxReceived = 1000;
 constexpr std::size_t kMaxRemembered = 10'000;                                             // delivery ids per receiver
 constexpr std::chrono::sys_seconds kDefaultPushedAt{std::chrono::seconds(1'795'428'000)};  // 2026-11-23T10:00:00Z
@@ -58,13 +58,6 @@ std::optional<std::int64_t> parse_timestamp(std::string_view s) {
   for (const char c : s)
     if (c < '0' || c > '9') return std::nullopt;
   return core::parse_int64(s);
-}
-
-std::string sign(std::string_view secret, std::string_view timestamp, std::string_view body) {
-  std::string data;
-  data.reserve(timestamp.size() + 1 + body.size());
-  data.append(timestamp).append(".").append(body);
-  return "v1=" + core::hmac_sha256_hex(secret, data);
 }
 
 json header_or_null(const Request& req, std::string_view name) {
@@ -543,8 +536,12 @@ std::string read_spec(const json& body, PushSpec& spec) {
 
 // ---- Agent receivers ----------------------------------------------------------------------------
 
-std::string GitforgeFake::agent_signature(std::string_view secret, std::int64_t timestamp, std::string_view body) {
-  return sign(secret, std::to_string(timestamp), body);
+core::http::HeaderList GitforgeFake::agent_headers(std::string_view secret, std::string_view webhook_id,
+                                                   std::int64_t timestamp, std::string_view body) {
+  auto headers =
+      core::standard_webhooks::headers(core::standard_webhooks::signing_key(secret), webhook_id, timestamp, body);
+  headers.emplace_back("X-Ops-Event", "gitforge.push");
+  return headers;
 }
 
 void GitforgeFake::configure_receiver(const std::string& name, const std::string& secret) {
@@ -576,21 +573,19 @@ void GitforgeFake::clear() {
 }
 
 Response GitforgeFake::deliver(const std::string& name, const Request& req) {
-  const std::string delivery(req.header("X-Ops-Delivery"));
-  const std::string_view timestamp_text = req.header("X-Ops-Timestamp");
-  const std::string_view signature = req.header("X-Ops-Signature");
+  namespace sw = core::standard_webhooks;
+  const std::string webhook_id(req.header("webhook-id"));
+  const std::string_view timestamp_text = req.header("webhook-timestamp");
+  const std::string_view signature = req.header("webhook-signature");
   const auto timestamp = parse_timestamp(timestamp_text);
-  const bool signature_well_formed =
-      signature.size() == 67 && signature.substr(0, 3) == "v1=" && is_lower_hex(signature.substr(3));
   const auto body = json::parse(req.body, nullptr, false);
-  const bool fresh = timestamp && std::llabs(unix_now() - *timestamp) <= kReplayWindow;
 
   std::lock_guard lock(mutex_);
   const auto it = receivers_.find(name);
   if (it == receivers_.end()) return error(404, "no such receiver: " + name);
   Receiver& receiver = it->second;
-  const bool signature_good = timestamp && signature_well_formed &&
-                              core::constant_time_equals(signature, sign(receiver.secret, timestamp_text, req.body));
+  const auto verdict =
+      sw::verify(sw::signing_key(receiver.secret), webhook_id, timestamp_text, signature, req.body, unix_now());
 
   Response res;
   bool duplicate = false;
@@ -598,24 +593,22 @@ Response GitforgeFake::deliver(const std::string& name, const Request& req) {
     --f->second.count;
     res = error(f->second.status, "receiver unavailable");
     if (f->second.retry_after > 0) res.headers.set("Retry-After", std::to_string(f->second.retry_after));
-  } else if (!timestamp) {
-    res = error(400, "missing or malformed X-Ops-Timestamp (unix seconds, decimal)");
-  } else if (!signature_well_formed) {
-    res = error(400, "missing or malformed X-Ops-Signature (v1=<64 lowercase hex>)");
-  } else if (delivery.empty()) {
-    res = error(400, "missing X-Ops-Delivery");
-  } else if (!fresh) {
+  } else if (verdict == sw::Verdict::missing_header) {
+    res = error(400, "missing webhook-id, webhook-timestamp or webhook-signature");
+  } else if (verdict == sw::Verdict::malformed_timestamp) {
+    res = error(400, "malformed webhook-timestamp (unix seconds, decimal)");
+  } else if (verdict == sw::Verdict::stale_timestamp) {
     res = error(401, "stale timestamp");
-  } else if (!signature_good) {
+  } else if (verdict == sw::Verdict::bad_signature) {
     res = error(401, "bad signature");
   } else if (!body.is_object()) {
     res = error(400, "body must be a JSON object");
-  } else if (receiver.accepted.contains(delivery)) {
+  } else if (receiver.accepted.contains(webhook_id)) {
     duplicate = true;
     res = Response::json({{"accepted", true}, {"duplicate", true}});
   } else {
-    receiver.accepted.insert(delivery);
-    receiver.accepted_order.push_back(delivery);
+    receiver.accepted.insert(webhook_id);
+    receiver.accepted_order.push_back(webhook_id);
     if (receiver.accepted_order.size() > kMaxRemembered) {
       receiver.accepted.erase(receiver.accepted_order.front());
       receiver.accepted_order.pop_front();
@@ -623,15 +616,17 @@ Response GitforgeFake::deliver(const std::string& name, const Request& req) {
     res = Response::json({{"accepted", true}, {"duplicate", false}});
   }
 
-  json recorded_timestamp = timestamp ? json(*timestamp) : header_or_null(req, "X-Ops-Timestamp");
+  json recorded_timestamp = timestamp ? json(*timestamp) : header_or_null(req, "webhook-timestamp");
   received_.push_back({{"receiver", name},
-                       {"delivery", header_or_null(req, "X-Ops-Delivery")},
+                       {"webhook_id", header_or_null(req, "webhook-id")},
                        {"event", header_or_null(req, "X-Ops-Event")},
                        {"timestamp", std::move(recorded_timestamp)},
-                       {"verified", fresh && signature_good},
+                       {"signature", header_or_null(req, "webhook-signature")},
+                       {"verified", verdict == sw::Verdict::ok},
                        {"status", static_cast<int>(res.status)},
                        {"duplicate", duplicate},
-                       {"body", body.is_discarded() ? json(req.body) : body}});
+                       {"body", body.is_discarded() ? json(req.body) : body},
+                       {"raw_body", req.body}});
   if (received_.size() > kMaxReceived) received_.pop_front();
   return res;
 }

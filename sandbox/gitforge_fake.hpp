@@ -2,22 +2,24 @@
 // Both ends of the console's source-control integration:
 //
 // 1. Agent receivers: each stands for an agent instance the console forwards push events to, and
-//    verifies them as the contract says. The console POSTs JSON with
+//    verifies them as the contract says (Standard Webhooks, core/util/standard_webhooks.hpp). The
+//    console POSTs JSON with
 //      Content-Type: application/json
 //      X-Ops-Event: gitforge.push
-//      X-Ops-Delivery: <opaque id, unique per delivery to this instance; a retry repeats it>
-//      X-Ops-Timestamp: <unix seconds, decimal>
-//      X-Ops-Signature: v1=<lowercase hex HMAC-SHA256 under the instance's secret of timestamp "." raw body>
+//      webhook-id: <msg_..., unique per copy to this instance; a retry repeats it>
+//      webhook-timestamp: <unix seconds, decimal>
+//      webhook-signature: v1,<base64 HMAC-SHA256 under the key of "<webhook-id>.<timestamp>.<raw body>">
+//    The key is the receiver's secret base64-decoded after whsec_, or an older secret's own bytes.
 //
 //   POST /agent/{name}/events      404 {"error"} for a receiver never configured (not recorded). Otherwise
 //                                  recorded, then, first match wins:
 //                                  an armed fault → its status {"error"} (Retry-After when retry_after > 0);
-//                                  X-Ops-Timestamp, X-Ops-Signature or X-Ops-Delivery missing or malformed
-//                                  (signature not "v1=" and 64 lowercase hex) → 400 {"error"};
+//                                  webhook-id, webhook-timestamp or webhook-signature missing → 400 {"error"};
+//                                  webhook-timestamp not decimal digits → 400 {"error"};
 //                                  timestamp more than 300 s from this clock → 401 {"error": "stale timestamp"};
-//                                  signature mismatch (compared in constant time) → 401 {"error": "bad signature"};
+//                                  no v1 entry of the signature matches (constant time) → 401 {"error": "bad signature"};
 //                                  body not a JSON object → 400 {"error"};
-//                                  a delivery id this receiver accepted before → 200 {accepted: true, duplicate: true};
+//                                  a webhook-id this receiver accepted before → 200 {accepted: true, duplicate: true};
 //                                  else remembered and 200 {accepted: true, duplicate: false}
 //
 //   Control routes, under /_sandbox/agent:
@@ -25,10 +27,10 @@
 //   PUT    /_sandbox/agent/faults             {receiver, status, count, retry_after?}: the next `count`
 //                                             deliveries to that receiver are answered `status` → 204
 //   GET    /_sandbox/agent/received?receiver=name
-//          → [{receiver, delivery, event, timestamp, verified (signature and timestamp good), status (what was
-//             answered), duplicate (answered as a repeat), body (parsed JSON, or the raw string)}] oldest first,
-//             the last 1,000
-//   DELETE /_sandbox/agent/received           forget arrivals, faults and remembered delivery ids (not the
+//          → [{receiver, webhook_id, event, timestamp, signature, verified (signature and timestamp good), status
+//             (what was answered), duplicate (answered as a repeat), body (parsed JSON, or the raw string),
+//             raw_body}] oldest first, the last 1,000
+//   DELETE /_sandbox/agent/received           forget arrivals, faults and remembered webhook ids (not the
 //                                             receivers) → 204
 //
 // 2. The push sender: stands for GitHub or Gitea delivering a webhook to the console.
@@ -72,6 +74,7 @@
 //   since Gitea 1.24 (go-gitea/gitea#33752) also X-Gitea-Hook-Installation-Target-Type and
 //   X-GitHub-Hook-Installation-Target-Type: repository. One difference on purpose: Gitea sends its four
 //   signature headers even without a secret, empty ("", "sha1=", "sha256="); this fake leaves them out then.
+#include "core/http/client.hpp"
 #include "core/http/router.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -131,10 +134,12 @@ class GitforgeFake {
   void set_receiver_fault(const std::string& name, AgentFault fault);
   // What arrived at `receiver` ("" for all), oldest first.
   nlohmann::json received(const std::string& receiver = "") const;
-  void clear();  // arrivals, faults and remembered delivery ids; the receivers stay
+  void clear();  // arrivals, faults and remembered webhook ids; the receivers stay
 
-  // "v1=" + the contract's signature of one delivery, for tests that play the console.
-  static std::string agent_signature(std::string_view secret, std::int64_t timestamp, std::string_view body);
+  // The contract's headers of one delivery (webhook-id, webhook-timestamp, webhook-signature, X-Ops-Event),
+  // for tests that play the console.
+  static core::http::HeaderList agent_headers(std::string_view secret, std::string_view webhook_id,
+                                              std::int64_t timestamp, std::string_view body);
 
   // The push sender. The payload `spec` describes (pure: no clock, no randomness).
   static nlohmann::json push_payload(const PushSpec& spec);
@@ -145,7 +150,7 @@ class GitforgeFake {
  private:
   struct Receiver {
     std::string secret;
-    std::set<std::string> accepted;  // delivery ids accepted, the last 10,000
+    std::set<std::string> accepted;  // webhook ids accepted, the last 10,000
     std::deque<std::string> accepted_order;
   };
 

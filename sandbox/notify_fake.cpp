@@ -14,8 +14,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kRecordedHeaders[] = {"content-type", "title",          "priority",       "tags",
-                                            "user-agent",   "x-notify-event", "x-signature-256"};
+constexpr const char* kRecordedHeaders[] = {
+    "content-type",      "title",          "priority",       "tags", "user-agent", "webhook-id", "webhook-timestamp",
+    "webhook-signature", "x-notify-event", "x-signature-256"};
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();

@@ -52,6 +52,14 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
   return hex(mac, len);
 }
 
+std::string hmac_sha256_base64(std::string_view key, std::string_view data) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+       data.size(), mac, &len);
+  return base64(std::string_view(reinterpret_cast<const char*>(mac), len));
+}
+
 namespace {
 
 // The raw HMAC-SHA1 of `data` keyed by `key` (20 bytes).
@@ -85,6 +93,21 @@ std::string base64url(std::string_view data) {
   while (!out.empty() && out.back() == '=') out.pop_back();
   for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
   return out;
+}
+
+std::optional<std::string> from_base64(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string url(text);
+  std::size_t padding = 0;
+  while (padding < 2 && !url.empty() && url.back() == '=') {
+    url.pop_back();
+    ++padding;
+  }
+  for (char& c : url) {
+    if (c == '-' || c == '_' || c == '=') return std::nullopt;  // base64url's letters, or padding inside
+    c = c == '+' ? '-' : c == '/' ? '_' : c;
+  }
+  return from_base64url(url);  // the same alphabet but two letters, and just as strict about leftovers
 }
 
 std::optional<std::string> from_base64url(std::string_view text) {

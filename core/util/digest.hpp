@@ -19,6 +19,10 @@ std::string hmac_sha512_hex(std::string_view key, std::string_view data);
 // after "sha256=", and what our outbound webhooks sign with.
 std::string hmac_sha256_hex(std::string_view key, std::string_view data);
 
+// The same, standard base64 (44 characters): what a Standard Webhooks signature carries after "v1,"
+// (core/util/standard_webhooks.hpp).
+std::string hmac_sha256_base64(std::string_view key, std::string_view data);
+
 // HMAC-SHA1 of `data` keyed by `key`, standard base64 (28 characters): what Autotask's webhook
 // callouts carry in X-Hook-Signature after "sha1=".
 std::string hmac_sha1_base64(std::string_view key, std::string_view data);
@@ -27,6 +31,10 @@ std::string hmac_sha1_hex(std::string_view key, std::string_view data);
 
 // Standard base64 (RFC 4648 section 4) with padding.
 std::string base64(std::string_view data);
+
+// Its inverse, strict: nullopt unless `text` is exactly what base64() makes of some bytes (the
+// standard alphabet, padded to a multiple of 4, no whitespace).
+std::optional<std::string> from_base64(std::string_view text);
 
 // base64url (RFC 4648 section 5) without padding: what opaque cursors in URLs carry.
 std::string base64url(std::string_view data);

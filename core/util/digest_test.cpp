@@ -29,6 +29,11 @@ TEST(Digest, HmacSha256MatchesGithubsTestVector) {
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
+TEST(Digest, HmacSha256Base64MatchesRfc4231) {
+  // RFC 4231 test case 2 (the hex above), in base64: python3 hmac + base64.b64encode.
+  EXPECT_EQ(hmac_sha256_base64("Jefe", "what do ya want for nothing?"), "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
+}
+
 TEST(Digest, HmacSha1Base64MatchesKnownVectors) {
   // RFC 2202 test case 2 (hex effcdf6ae5eb2fa2d27416d5f184df9c259a7c79), in base64.
   EXPECT_EQ(hmac_sha1_base64("Jefe", "what do ya want for nothing?"), "7/zfauXrL6LSdBbV8YTfnCWafHk=");
@@ -65,6 +70,19 @@ TEST(Digest, Base64UrlRoundTripsAndRefusesWhatNoEncodingProduces) {
   EXPECT_FALSE(from_base64url("Zm9vY"));  // 4n + 1 characters
   EXPECT_FALSE(from_base64url("Zh"));     // leftover bits not zero ("Zg" is canonical)
   EXPECT_FALSE(from_base64url("Zm 9"));
+}
+
+TEST(Digest, FromBase64TakesOnlyWhatBase64Makes) {
+  for (const std::string s : {"", "f", "fo", "foo", "foob", "\xfb\xff\xbf\x00", "{\"a\":1}"})
+    EXPECT_EQ(from_base64(base64(s)), s);
+  EXPECT_EQ(from_base64("+/+/"), "\xfb\xff\xbf");
+  EXPECT_EQ(from_base64("Zg=="), "f");
+  EXPECT_FALSE(from_base64("Zg"));    // padding missing
+  EXPECT_FALSE(from_base64("Zg=a"));  // padding inside
+  EXPECT_FALSE(from_base64("Z==="));  // three of padding
+  EXPECT_FALSE(from_base64("-_-_"));  // base64url's letters
+  EXPECT_FALSE(from_base64("Zh=="));  // leftover bits not zero
+  EXPECT_FALSE(from_base64("Zm9v\n"));
 }
 
 }  // namespace

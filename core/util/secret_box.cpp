@@ -22,7 +22,7 @@ std::string to_base64(const unsigned char* data, std::size_t size) {
   return out;
 }
 
-std::optional<std::vector<unsigned char>> from_base64(std::string_view text, int variant) {
+std::optional<std::vector<unsigned char>> sodium_from_base64(std::string_view text, int variant) {
   if (text.empty()) return std::nullopt;  // nothing to decode (and no buffer to decode into)
   std::vector<unsigned char> out(text.size());
   std::size_t size = 0;
@@ -39,8 +39,8 @@ std::optional<std::vector<unsigned char>> from_base64(std::string_view text, int
 std::optional<SecretBox> SecretBox::from_base64(std::string_view key) {
   need_sodium();
   while (!key.empty() && (key.back() == '\n' || key.back() == ' ')) key.remove_suffix(1);
-  auto bytes = core::from_base64(key, sodium_base64_VARIANT_ORIGINAL);
-  if (!bytes) bytes = core::from_base64(key, sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+  auto bytes = sodium_from_base64(key, sodium_base64_VARIANT_ORIGINAL);
+  if (!bytes) bytes = sodium_from_base64(key, sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
   if (!bytes || bytes->size() != kKeyBytes) return std::nullopt;
   std::array<unsigned char, kKeyBytes> k{};
   std::copy(bytes->begin(), bytes->end(), k.begin());
@@ -65,7 +65,7 @@ std::string SecretBox::seal(std::string_view plaintext) const {
 
 std::optional<std::string> SecretBox::unseal(std::string_view sealed) const {
   if (!sealed.starts_with(kPrefix)) return std::nullopt;
-  const auto bytes = core::from_base64(sealed.substr(kPrefix.size()), sodium_base64_VARIANT_ORIGINAL);
+  const auto bytes = sodium_from_base64(sealed.substr(kPrefix.size()), sodium_base64_VARIANT_ORIGINAL);
   if (!bytes || bytes->size() < crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES) return std::nullopt;
   const std::size_t cipher = bytes->size() - crypto_secretbox_NONCEBYTES;
   std::string out(cipher - crypto_secretbox_MACBYTES, '\0');

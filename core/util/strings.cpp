@@ -148,14 +148,12 @@ bool is_email_address(std::string_view s) {
   return is_domain_name(s.substr(at + 1));
 }
 
-namespace {
 std::string random_bytes(std::size_t n) {
   std::string bytes(n, '\0');
   if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(n)) != 1)
     throw std::runtime_error("the system random number generator failed");
   return bytes;
 }
-}  // namespace
 
 std::string html_escape(std::string_view text) {
   std::string out;

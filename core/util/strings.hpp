@@ -48,6 +48,9 @@ std::string random_hex(std::size_t n);
 // Text for HTML element content and quoted attribute values: & < > " ' escaped.
 std::string html_escape(std::string_view text);
 
+// `n` bytes from the CSPRNG, raw: keys (a Standard Webhooks secret's).
+std::string random_bytes(std::size_t n);
+
 // `n` bytes from the CSPRNG, base64url without padding (ceil(4n/3) characters of A-Z a-z 0-9 - _):
 // passwords and session tokens.
 std::string random_base64url(std::size_t n);

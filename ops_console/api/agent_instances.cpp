@@ -1,8 +1,11 @@
 // Agent instances (issue 18), admin: where signed copies of pushes go, and who may read the
-// commits back. A secret is write-only; a token is shown once, when issued or rotated.
+// commits back. A signing secret (Standard Webhooks, whsec_...) is write-only, shown once when
+// generated (at creation without one, or on rotate_secret); a token is shown once, when issued or
+// rotated.
 #include "core/app/json_rows.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/api/gitforge.hpp"
 #include "ops_console/identity/routes.hpp"
@@ -46,11 +49,14 @@ constexpr std::string_view kUpdate = R"sql(
 constexpr std::string_view kDelete = "DELETE FROM agent_instances WHERE id = $1 RETURNING id";
 
 constexpr std::size_t kTokenBytes = 32;
-constexpr std::size_t kSecretBytes = 32;
 
 const core::json::StringRule kInstanceName{.min_length = 1, .max_length = 100};
 const core::json::StringRule kUrl{.min_length = 1, .max_length = 2048};
-const core::json::StringRule kSecret{.min_length = 16, .max_length = 200, .trim = false};
+// A secret an admin gives is a Standard Webhooks one; older secrets stay as stored (README).
+const core::json::StringRule kSecret{.max_length = 200,
+                                     .check = core::standard_webhooks::is_secret,
+                                     .check_message = std::string(core::standard_webhooks::kSecretRule),
+                                     .trim = false};
 
 std::int64_t id_of(const Request& req) {
   const auto id = core::parse_int64(req.param("id"));
@@ -98,7 +104,7 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
                 const auto given_secret = in.optional_string("secret", kSecret);
                 if (in.ok()) co_await check_url(executor, url, settings, in);
                 in.finish();
-                const std::string secret = given_secret.value_or(core::random_base64url(kSecretBytes));
+                const std::string secret = given_secret.value_or(core::standard_webhooks::new_secret());
                 const std::string token = new_token();
                 core::db::Result rows;
                 try {
@@ -120,10 +126,14 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
                  const auto name = in.patch_string("name", kInstanceName, false);
                  const auto url = in.patch_string("url", kUrl, false);
                  const auto enabled = in.patch_boolean("enabled");
-                 const auto secret = in.patch_string("secret", kSecret, false);
+                 auto secret = in.patch_string("secret", kSecret, false);
                  const bool rotate = in.optional_boolean("rotate_token").value_or(false);
+                 const bool rotate_secret = in.optional_boolean("rotate_secret").value_or(false);
+                 if (rotate_secret && in.has("secret"))
+                   in.add("secret", "give a secret or rotate_secret: true, not both");
                  if (in.ok() && url.value) co_await check_url(executor, *url.value, settings, in);
                  in.finish();
+                 if (rotate_secret) secret.value = core::standard_webhooks::new_secret();
                  const std::optional<std::string> token = rotate ? std::optional(new_token()) : std::nullopt;
                  const std::optional<std::string> token_hash =
                      token ? std::optional(identity::agent_token_hash(*token)) : std::nullopt;
@@ -136,7 +146,10 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
                    throw taken(name.value.value_or(""));
                  }
                  if (rows.empty()) throw no_instance(instance);
-                 co_return with_once(rows, core::http::Status::ok, token ? json{{"token", *token}} : json::object());
+                 json once = json::object();
+                 if (token) once["token"] = *token;
+                 if (rotate_secret) once["secret"] = *secret.value;  // generated: the only time it is shown
+                 co_return with_once(rows, core::http::Status::ok, once);
                });
 
   routes.del("/api/admin/agent-instances/{id}", Access::admin(), [&db](Request& req) -> awaitable<Response> {

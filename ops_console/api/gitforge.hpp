@@ -4,7 +4,7 @@
 //   GET    /api/agent/repo-commits              agent: ?since&repo&branch&limit → {items} newest first
 //   GET    /api/admin/agent-instances           admin: [{id, name, url, enabled, ..., deliveries}]
 //   POST   /api/admin/agent-instances           admin: {name, url, enabled?, secret?} → 201 with the token (once)
-//   PATCH  /api/admin/agent-instances/{id}      admin: {name?, url?, enabled?, secret?, rotate_token?}
+//   PATCH  /api/admin/agent-instances/{id}      admin: {name?, url?, enabled?, secret?, rotate_secret?, rotate_token?}
 //   DELETE /api/admin/agent-instances/{id}      admin: → 204, with its queued copies
 // ops_console/README.md, "Source control and agent instances", has the rules.
 #include "core/app/service.hpp"

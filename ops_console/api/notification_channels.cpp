@@ -157,7 +157,7 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
     if (in.has("config")) {
       core::json::Errors errors;
       const json merged = notify::merge_config(s.channel.config, body["config"]);
-      config = notify::read_config(s.channel.type, merged, notifier->settings(), errors).dump();
+      config = notify::read_config(s.channel.type, merged, notifier->settings(), errors, s.channel.config).dump();
       errors.finish();
     }
     core::app::ResourceProblems problems{.missing = no_channel(s.channel.id)};

@@ -77,7 +77,7 @@ void install_personal_channel_routes(core::app::Context& ctx, std::shared_ptr<id
     const json secrets_set = existing.empty() ? json::array() : json::parse(existing.front().text(3));
     core::json::Errors errors;
     const json config = notify::read_config(type, notify::replace_config(stored, body["config"], secrets_set),
-                                            notifier->settings(), errors);
+                                            notifier->settings(), errors, stored);
     errors.finish();
 
     const auto rows = co_await db.query(kUpsertMine, user_id, type, name, enabled, config);

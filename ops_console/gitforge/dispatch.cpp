@@ -3,7 +3,7 @@
 #include "core/async/join.hpp"
 #include "core/http/retry_after.hpp"
 #include "core/log/log.hpp"
-#include "core/util/digest.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "ops_console/notify/destination.hpp"
 
 #include <algorithm>
@@ -25,8 +25,8 @@ constexpr std::string_view kClaim = R"sql(
   claimed AS (
     UPDATE agent_deliveries d SET leased_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
     FROM due WHERE d.id = due.id
-    RETURNING d.id, d.agent_instance_id, d.delivery_id, d.attempts)
-  SELECT c.id, c.delivery_id, c.attempts, i.url, i.signing_secret, i.enabled, g.envelope::text
+    RETURNING d.id, d.agent_instance_id, d.delivery_id, d.attempts, d.webhook_id)
+  SELECT c.id, c.webhook_id, c.attempts, i.url, i.signing_secret, i.enabled, g.envelope::text
   FROM claimed c
   JOIN agent_instances i ON i.id = c.agent_instance_id
   JOIN gitforge_deliveries g ON g.delivery_id = c.delivery_id
@@ -43,29 +43,25 @@ constexpr std::string_view kRecord = R"sql(
   WHERE d.id = o.id
 )sql";
 
-std::string unix_seconds() {
-  return std::to_string(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
-
 bool worth_retrying(int status) { return status == 429 || status >= 500; }
 
 }  // namespace
 
 struct AgentDispatcher::Copy {
   std::int64_t id = 0;
-  std::string delivery_id;
+  std::string webhook_id;  // the same on every attempt (migration 0024)
   int attempts = 0;
   std::string url, secret;
   bool enabled = false;
   std::string body;
 };
 
-std::string agent_signature(std::string_view secret, std::string_view timestamp, std::string_view body) {
-  std::string signed_text;
-  signed_text.reserve(timestamp.size() + 1 + body.size());
-  signed_text.append(timestamp).append(".").append(body);
-  return core::hmac_sha256_hex(secret, signed_text);
+core::http::HeaderList copy_headers(std::string_view stored_secret, std::string_view webhook_id, std::int64_t timestamp,
+                                    std::string_view body) {
+  auto headers = core::standard_webhooks::headers(core::standard_webhooks::signing_key(stored_secret), webhook_id,
+                                                  timestamp, body);
+  headers.insert(headers.begin(), {{"Content-Type", "application/json"}, {"X-Ops-Event", "gitforge.push"}});
+  return headers;
 }
 
 std::shared_ptr<AgentDispatcher> AgentDispatcher::start(std::string_view conninfo,
@@ -114,7 +110,7 @@ awaitable<std::size_t> AgentDispatcher::run_due() {
     auto outcomes = std::make_shared<std::vector<nlohmann::json>>(rows.size());
     for (const auto& r : rows) {
       Copy copy{.id = r.get<std::int64_t>(0),
-                .delivery_id = std::string(r.text(1)),
+                .webhook_id = std::string(r.text(1)),
                 .attempts = static_cast<int>(r.get<std::int64_t>(2)),
                 .url = std::string(r.text(3)),
                 .secret = std::string(r.text(4)),
@@ -150,15 +146,10 @@ awaitable<nlohmann::json> AgentDispatcher::send(Copy copy) {
       status = "pending";
       retry_in = backoff();
     } else {
-      const std::string timestamp = unix_seconds();
       core::http::OutboundRequest req{
           .method = "POST",
           .url = copy.url,
-          .headers = {{"Content-Type", "application/json"},
-                      {"X-Ops-Event", "gitforge.push"},
-                      {"X-Ops-Delivery", copy.delivery_id},
-                      {"X-Ops-Timestamp", timestamp},
-                      {"X-Ops-Signature", "v1=" + agent_signature(copy.secret, timestamp, copy.body)}},
+          .headers = copy_headers(copy.secret, copy.webhook_id, core::standard_webhooks::unix_now(), copy.body),
           .body = copy.body,
           .retry_transport_errors = false,
           .resolve = cleared.resolve};

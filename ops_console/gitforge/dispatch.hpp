@@ -9,9 +9,10 @@
 // The dispatcher has its own small pool of connections: its polls and records never wait behind
 // requests, nor requests behind them. A pass takes the due copies with FOR UPDATE SKIP LOCKED and a lease, so instances sharing the
 // database never send one copy twice at once, and a copy whose sender died is taken again when
-// its lease ends. Each copy is a JSON POST signed for the instance (ops_console/README.md,
-// "Agent instances": X-Ops-Timestamp, X-Ops-Signature = v1=<hex HMAC-SHA256(secret,
-// timestamp "." body)>). 2xx: delivered. 429, 5xx, a network error or a timeout: tried again
+// its lease ends. Each copy is a JSON POST signed for the instance by Standard Webhooks
+// (ops_console/README.md, "Copies to agent instances"; core/util/standard_webhooks.hpp):
+// webhook-id (the copy's own, migration 0024, the same on every attempt), webhook-timestamp,
+// webhook-signature, and X-Ops-Event. 2xx: delivered. 429, 5xx, a network error or a timeout: tried again
 // after a backoff (or the Retry-After asked for), up to `max_attempts`, then failed. Another
 // status, or a URL the notifications' guard refuses: failed at once. Every outcome is recorded
 // on the row (status, attempts, last status, last error), a step's outcomes in one statement.
@@ -39,8 +40,11 @@ struct DispatchOptions {
   std::size_t connections = 2;                     // the dispatcher's own pool
 };
 
-// Signature of a copy: what X-Ops-Signature carries after "v1=".
-std::string agent_signature(std::string_view secret, std::string_view timestamp, std::string_view body);
+// The headers of one attempt of a copy: Content-Type, X-Ops-Event, then webhook-id, webhook-timestamp
+// and webhook-signature under the instance's stored secret (a whsec_ secret's key, or an older
+// secret's own bytes: core::standard_webhooks::signing_key).
+core::http::HeaderList copy_headers(std::string_view stored_secret, std::string_view webhook_id, std::int64_t timestamp,
+                                    std::string_view body);
 
 class AgentDispatcher : public std::enable_shared_from_this<AgentDispatcher> {
  public:

@@ -5,7 +5,8 @@
 //   chat_webhook   {url}                 Google Chat or Teams incoming webhook, host on CHAT_WEBHOOK_ALLOWED_HOSTS
 //   messenger_bot  {bot_token, chat_id}  Telegram Bot API sendMessage
 //   push_topic     {topic}               ntfy topic; {"mint_topic": true} asks for a long random one
-//   webhook        {url, secret}         any https endpoint on WEBHOOK_ALLOWED_HOSTS, body signed with the secret
+//   webhook        {url, secret}         any https endpoint on WEBHOOK_ALLOWED_HOSTS, signed by Standard Webhooks
+//                                        under the secret (whsec_...)
 //
 // Secret fields (bot_token, secret) are write-only: responses list them under "secrets_set". They
 // are named once, by notification_secret_fields() (migration 0008), which the renderer
@@ -43,9 +44,11 @@ struct NotifySettings {
 NotifySettings read_notify_settings(core::config::Reader& env);
 
 // Reads the configuration of a channel of `type` from `config` (the request's "config" object),
-// adding errors named "config.<field>" to `errors`; returns the form to store.
+// adding errors named "config.<field>" to `errors`; returns the form to store. `stored` is the
+// channel's configuration as saved (an update's): a webhook secret equal to the stored one is kept
+// as it is, so a secret saved before Standard Webhooks survives an update that leaves it alone.
 nlohmann::json read_config(std::string_view type, const nlohmann::json& config, const NotifySettings& settings,
-                           core::json::Errors& errors);
+                           core::json::Errors& errors, const nlohmann::json& stored = nlohmann::json::object());
 
 // A configuration for an update, `incoming` over what is kept of `stored`. Asking to mint a topic
 // drops the stored one. merge_config keeps every stored field the update omits (PATCH);

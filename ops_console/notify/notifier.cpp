@@ -3,6 +3,7 @@
 #include "core/async/join.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "core/util/strings.hpp"
 #include "core/util/time.hpp"
 #include "ops_console/notify/destination.hpp"
@@ -101,8 +102,8 @@ OutboundRequest build_request(const Channel& channel, const Message& message,
     if (!message.tags.empty()) req.headers.emplace_back("Tags", header_value(core::join(message.tags, ",")));
     req.body = message.text;
   } else {
-    // Generic webhook: JSON, signed like GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the raw
-    // body keyed by the channel's secret); sent_at lets the receiver refuse replays.
+    // Generic webhook: JSON, signed by Standard Webhooks under the channel's secret. The message id
+    // is made here, once: the client's retry sends this same request, so the same webhook-id.
     req.url = cfg.value("url", "");
     req.body = dump({{"event", event_key.value_or("test")},
                      {"channel_id", channel.id},
@@ -111,9 +112,11 @@ OutboundRequest build_request(const Channel& channel, const Message& message,
                      {"priority", message.priority},
                      {"tags", message.tags},
                      {"sent_at", core::format_rfc3339(core::now())}});
-    req.headers = {{"Content-Type", "application/json"},
-                   {"X-Notify-Event", event_key.value_or("test")},
-                   {"X-Signature-256", "sha256=" + core::hmac_sha256_hex(cfg.value("secret", ""), req.body)}};
+    req.headers = core::standard_webhooks::headers(core::standard_webhooks::signing_key(cfg.value("secret", "")),
+                                                   core::standard_webhooks::new_message_id(),
+                                                   core::standard_webhooks::unix_now(), req.body);
+    req.headers.insert(req.headers.begin(),
+                       {{"Content-Type", "application/json"}, {"X-Notify-Event", event_key.value_or("test")}});
   }
   return req;
 }

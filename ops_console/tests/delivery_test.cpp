@@ -2,6 +2,7 @@
 // and our signature, the subscription matrix choosing the recipients, one retry on 429/5xx,
 // timeouts, failures recorded with their reason, and the URL guard refusing private addresses.
 #include "core/util/digest.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "ops_console/notify/notifier.hpp"
 #include "ops_console/tests/notify_fixture.hpp"
 
@@ -12,6 +13,7 @@ using namespace ops_console::notify;
 using ops_console::testing::kBotToken;
 using ops_console::testing::kSecret;
 using ops_console::testing::NotifyTest;
+using ops_console::testing::webhook_verifies;
 
 struct DeliveryTest : NotifyTest {
   core::testing::IoThreads io{2};
@@ -95,12 +97,14 @@ TEST_F(DeliveryTest, EachChannelTypeGetsTheVendorsRequest) {
   EXPECT_EQ(pushes[0]["headers"]["priority"], "high");
   EXPECT_EQ(pushes[0]["headers"]["tags"], "warning,printer");
 
-  // Webhook: our JSON, signed with HMAC-SHA256 of the raw body under the channel's secret.
+  // Webhook: our JSON, signed by Standard Webhooks under the channel's secret; the old header is gone.
   const json hooks = received("webhook");
   ASSERT_EQ(hooks.size(), 1u);
   const std::string raw = hooks[0]["body"];
-  EXPECT_EQ(hooks[0]["headers"]["x-signature-256"], "sha256=" + core::hmac_sha256_hex(kSecret, raw));
-  EXPECT_NE(hooks[0]["headers"]["x-signature-256"], "sha256=" + core::hmac_sha256_hex("another secret", raw));
+  EXPECT_TRUE(hooks[0]["headers"]["webhook-id"].get<std::string>().starts_with("msg_")) << hooks[0].dump();
+  EXPECT_TRUE(webhook_verifies(hooks[0], kSecret)) << hooks[0].dump();
+  EXPECT_FALSE(webhook_verifies(hooks[0], "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));  // another secret
+  EXPECT_FALSE(hooks[0]["headers"].contains("x-signature-256"));
   EXPECT_EQ(hooks[0]["headers"]["x-notify-event"], "ticket_escalated");
   EXPECT_EQ(hooks[0]["headers"]["content-type"], "application/json");
   const json payload = json::parse(raw);
@@ -165,6 +169,11 @@ TEST_F(DeliveryTest, OneRetryOn429And5xxThenTheReasonIsRecorded) {
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_TRUE(ds[0].delivered);
   EXPECT_EQ(ds[0].attempts, 2);
+  // The retry is the same message: the same webhook-id, still verifying.
+  const json tries = received("webhook");
+  ASSERT_EQ(tries.size(), 2u);
+  EXPECT_EQ(tries[0]["headers"]["webhook-id"], tries[1]["headers"]["webhook-id"]);
+  EXPECT_TRUE(webhook_verifies(tries[1], kSecret)) << tries[1].dump();
 
   fakes.notify().set_fault("webhook", {.status = 429, .count = 1, .retry_after = 1});
   ds = notify("e2");

@@ -4,6 +4,7 @@
 // forge's answer), the chat message, the agents' token and their read of the commits, and the
 // admin routes of the instances.
 #include "core/util/digest.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "ops_console/gitforge/dispatch.hpp"
 #include "ops_console/tests/notify_fixture.hpp"
 
@@ -61,11 +62,20 @@ struct GitforgeTest : NotifyTest {
     if (!secret.empty()) h["X-Hub-Signature-256"] = "sha256=" + core::hmac_sha256_hex(secret, body);
     return deliver(body, h);
   }
+  std::map<std::string, std::string> secrets;  // of the instances add_instance made, by name
+  // Whether an arrival at the sandbox's receiver verifies, by core's rule, under `secret`.
+  static bool verifies(const json& arrival, const std::string& secret) {
+    namespace sw = core::standard_webhooks;
+    return sw::verify(sw::signing_key(secret), arrival["webhook_id"].get<std::string>(),
+                      std::to_string(arrival["timestamp"].get<std::int64_t>()), arrival["signature"].get<std::string>(),
+                      arrival["raw_body"].get<std::string>(), sw::unix_now()) == sw::Verdict::ok;
+  }
   std::string agent_url(const std::string& name) const { return fakes.url() + "/agent/" + name + "/events"; }
   // Registers an instance whose receiver in the sandbox checks its copies; answers the creation.
   json add_instance(const std::string& name, bool enabled = true) {
-    const std::string secret = "secret-of-" + name + "-0123456789";
+    const std::string secret = core::standard_webhooks::new_secret();
     fakes.gitforge().configure_receiver(name, secret);
+    secrets[name] = secret;
     const auto res = call("POST", kInstances,
                           {{"name", name}, {"url", agent_url(name)}, {"enabled", enabled}, {"secret", secret}}, boss);
     EXPECT_EQ(res.status, 201u) << res.body;
@@ -227,8 +237,12 @@ TEST_F(GitforgeTest, ASignedCopyGoesToEveryEnabledInstanceAndNotToADisabledOne) 
   for (const std::string name : {"builder", "auditor"}) {
     const json got = fakes.gitforge().received(name);
     ASSERT_EQ(got.size(), 1u) << name;
-    EXPECT_TRUE(got[0]["verified"].get<bool>()) << got[0].dump();  // signature and timestamp checked
-    EXPECT_EQ(got[0]["delivery"], "d-9");
+    EXPECT_TRUE(got[0]["verified"].get<bool>()) << got[0].dump();   // signature and timestamp checked
+    EXPECT_TRUE(verifies(got[0], secrets[name])) << got[0].dump();  // and by core's rule, here
+    EXPECT_FALSE(verifies(got[0], secrets[name == "builder" ? "auditor" : "builder"]));
+    EXPECT_TRUE(got[0]["webhook_id"].get<std::string>().starts_with("msg_")) << got[0].dump();
+    EXPECT_EQ(got[0]["event"], "gitforge.push");
+    EXPECT_EQ(got[0]["body"]["delivery_id"], "d-9");
     EXPECT_EQ(got[0]["body"]["type"], "gitforge.push");
     EXPECT_EQ(got[0]["body"]["repository"], "msp/ops-scripts");
     EXPECT_EQ(got[0]["body"]["commits"][0]["id"], sha('c'));
@@ -254,7 +268,25 @@ TEST_F(GitforgeTest, AReceiverFailingWith503IsTriedAgainUntilItTakesTheCopy) {
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0]["status"], 503);
   EXPECT_EQ(got[1]["status"], 200);
-  EXPECT_EQ(got[0]["delivery"], got[1]["delivery"]);  // one copy, two attempts
+  EXPECT_EQ(got[0]["webhook_id"], got[1]["webhook_id"]);  // one copy, two attempts: one message id
+  EXPECT_EQ(got[0]["webhook_id"], sql("SELECT webhook_id FROM agent_deliveries"));
+  EXPECT_TRUE(verifies(got[1], secrets["builder"]));
+}
+
+// A secret stored before Standard Webhooks (not whsec_) keeps working: its own bytes are the key,
+// on both ends (README, "Copies to agent instances").
+TEST_F(GitforgeTest, AnInstanceWithAnOlderSecretStillGetsCopiesItCanVerify) {
+  start_with(env());
+  add_instance("elder");
+  const std::string older = "an-older-secret-0123456789";
+  sql("UPDATE agent_instances SET signing_secret = '" + older + "'");
+  fakes.gitforge().configure_receiver("elder", older);
+  ASSERT_EQ(github(push_payload("msp/ops-scripts", "main", {{sha('f'), "Old key"}}), "d-1").status, 200u);
+  ASSERT_TRUE(settled());
+  const json got = fakes.gitforge().received("elder");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0]["status"], 200) << got[0].dump();
+  EXPECT_TRUE(verifies(got[0], older));
 }
 
 TEST_F(GitforgeTest, AnAnswerThatIsNoFaultOfTheMomentFailsTheCopyAtOnceAndIsShown) {
@@ -397,7 +429,9 @@ TEST_F(GitforgeTest, InstancesAreManagedByAdministratorsWithSecretsShownOnce) {
   ASSERT_EQ(created.status, 201u) << created.body;
   const json made = created.json();
   EXPECT_TRUE(made["token"].get<std::string>().starts_with("agt_"));
-  EXPECT_GE(made["secret"].get<std::string>().size(), 32u);  // generated, so shown this once
+  // Generated, so shown this once: a Standard Webhooks secret of 32 random bytes.
+  ASSERT_TRUE(core::standard_webhooks::decode_secret(made["secret"].get<std::string>())) << made.dump();
+  EXPECT_EQ(core::standard_webhooks::decode_secret(made["secret"].get<std::string>())->size(), 32u);
   EXPECT_EQ(made["enabled"], true);
   EXPECT_EQ(sql("SELECT signing_secret FROM agent_instances"), made["secret"].get<std::string>());
   EXPECT_EQ(sql("SELECT token_hash FROM agent_instances"), core::sha256_hex(made["token"].get<std::string>()));
@@ -407,7 +441,10 @@ TEST_F(GitforgeTest, InstancesAreManagedByAdministratorsWithSecretsShownOnce) {
            {{{"name", "p"}, {"url", "https://10.0.0.7/hook"}}, "url"},
            {{{"name", "q"}, {"url", "ftp://agents.example/hook"}}, "url"},
            {{{"name", ""}, {"url", agent_url("q")}}, "name"},
-           {{{"name", "r"}, {"url", agent_url("r")}, {"secret", "short"}}, "secret"}}) {
+           {{{"name", "r"}, {"url", agent_url("r")}, {"secret", "short"}}, "secret"},
+           // A secret an admin gives must be whsec_ and base64 of 24..64 bytes (README).
+           {{{"name", "s"}, {"url", agent_url("s")}, {"secret", "an-older-secret-0123456789"}}, "secret"},
+           {{{"name", "t"}, {"url", agent_url("t")}, {"secret", "whsec_c2hvcnQ="}}, "secret"}}) {
     const auto res = call("POST", kInstances, body, boss);
     EXPECT_EQ(res.status, 400u) << body.dump();
     EXPECT_NE(res.body.find("\"" + field + "\""), std::string::npos) << res.body;
@@ -415,12 +452,23 @@ TEST_F(GitforgeTest, InstancesAreManagedByAdministratorsWithSecretsShownOnce) {
   EXPECT_EQ(sql("SELECT count(*) FROM agent_instances"), "1");
 
   const std::string at = std::string(kInstances) + "/" + std::to_string(made["id"].get<long>());
-  const auto renamed = call("PATCH", at, {{"name", "builder-2"}, {"secret", "a-new-secret-0123456789"}}, boss);
+  const std::string given = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  const auto renamed = call("PATCH", at, {{"name", "builder-2"}, {"secret", given}}, boss);
   ASSERT_EQ(renamed.status, 200u) << renamed.body;
   EXPECT_EQ(renamed.json()["name"], "builder-2");
   EXPECT_FALSE(renamed.json().contains("token"));
-  EXPECT_FALSE(renamed.json().contains("secret"));
-  EXPECT_EQ(sql("SELECT signing_secret FROM agent_instances"), "a-new-secret-0123456789");
+  EXPECT_FALSE(renamed.json().contains("secret"));  // given, so not shown
+  EXPECT_EQ(sql("SELECT signing_secret FROM agent_instances"), given);
+  EXPECT_EQ(call("PATCH", at, {{"secret", "an-older-secret-0123456789"}}, boss).status, 400u);
+  // Rotation makes a new one and shows it this once; asking for both is a 400.
+  EXPECT_EQ(call("PATCH", at, {{"secret", given}, {"rotate_secret", true}}, boss).status, 400u);
+  const auto rotated = call("PATCH", at, {{"rotate_secret", true}}, boss);
+  ASSERT_EQ(rotated.status, 200u) << rotated.body;
+  const std::string fresh = rotated.json()["secret"].get<std::string>();
+  EXPECT_TRUE(core::standard_webhooks::decode_secret(fresh)) << fresh;
+  EXPECT_NE(fresh, given);
+  EXPECT_EQ(sql("SELECT signing_secret FROM agent_instances"), fresh);
+  EXPECT_FALSE(call("GET", kInstances, nullptr, boss).json()[0].contains("secret"));
   EXPECT_EQ(call("PATCH", at, {{"url", "https://192.168.1.5/x"}}, boss).status, 400u);
   EXPECT_EQ(call("PATCH", std::string(kInstances) + "/999", {{"enabled", false}}, boss).status, 404u);
   EXPECT_EQ(call("DELETE", at, nullptr, boss).status, 204u);

@@ -205,6 +205,32 @@ TEST_F(ChannelsTest, PerIdRoutesBelongToAdminsAndTheOwner) {
   EXPECT_EQ(sql("SELECT count(*) FROM notification_channels"), "0");
 }
 
+// A webhook secret saved before Standard Webhooks (not whsec_) survives updates that leave it
+// alone, and still signs (its own bytes are the key); a new one must be whsec_ (README).
+TEST_F(ChannelsTest, AnOlderWebhookSecretIsKeptButANewOneMustBeStandard) {
+  const std::string global = create("webhook");
+  const std::string older = "an-older-secret-0123456789";
+  sql("UPDATE notification_channels SET config = jsonb_set(config, '{secret}', '\"" + older +
+      "\"') WHERE id = " + global);
+  const auto renamed = call("PATCH", at(global), {{"name", "renamed"}}, boss);
+  ASSERT_EQ(renamed.status, 200u) << renamed.body;
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE id = " + global), older);
+  const auto res = call("PATCH", at(global), {{"config", {{"secret", "another-older-secret-0123"}}}}, boss);
+  EXPECT_EQ(res.status, 400u) << res.body;
+  EXPECT_NE(res.body.find("config.secret"), std::string::npos) << res.body;
+  EXPECT_EQ(call("PATCH", at(global), {{"config", {{"secret", ops_console::testing::kSecret}}}}, boss).status, 200u);
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE id = " + global),
+            ops_console::testing::kSecret);
+
+  // A personal webhook with an older secret: PUT again without it keeps it.
+  ASSERT_EQ(call("PUT", "/api/me/channels/webhook", {{"config", config_for("webhook")}}, tech).status, 201u);
+  sql("UPDATE notification_channels SET config = jsonb_set(config, '{secret}', '\"" + older +
+      "\"') WHERE channel_type = 'webhook' AND owner_user_id = " + tech_id);
+  const auto again = call("PUT", "/api/me/channels/webhook", {{"config", {{"url", webhook_url()}}}}, tech);
+  ASSERT_EQ(again.status, 200u) << again.body;
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE owner_user_id = " + tech_id), older);
+}
+
 TEST_F(ChannelsTest, PersonalChannelsUpsertTestAndDelete) {
   // Created: 201, with the test message delivered.
   const auto first = call("PUT", "/api/me/channels/push_topic", {{"config", {{"mint_topic", true}}}}, tech);
@@ -412,14 +438,19 @@ TEST_F(ValidatorsTest, TopicsBotsAndWebhooks) {
   EXPECT_EQ(post("messenger_bot", {{"bot_token", kBotToken}}, &field), 400u);
   EXPECT_EQ(field, "config.chat_id");
 
-  EXPECT_EQ(post("webhook", {{"url", "https://hooks.example.net/ops"}, {"secret", "0123456789abcdef"}}), 201u);
-  EXPECT_EQ(post("webhook", {{"url", "https://hooks.example.net/ops"}, {"secret", "short"}}, &field), 400u);
-  EXPECT_EQ(field, "config.secret");
+  // A webhook's secret is a Standard Webhooks one: whsec_ and the base64 of 24 to 64 bytes.
+  EXPECT_EQ(post("webhook", {{"url", "https://hooks.example.net/ops"}, {"secret", ops_console::testing::kSecret}}),
+            201u);
+  for (const char* bad : {"short", "0123456789abcdef", "whsec_c2hvcnQ=", "whsec_not base64 at all, this one"}) {
+    field.clear();
+    EXPECT_EQ(post("webhook", {{"url", "https://hooks.example.net/ops"}, {"secret", bad}}, &field), 400u) << bad;
+    EXPECT_EQ(field, "config.secret") << bad;
+  }
   for (const char* refused : {"http://hooks.example.net/ops", "https://10.1.2.3/ops", "https://192.168.1.10/ops",
                               "https://169.254.169.254/latest/meta-data", "https://[::1]/ops", "https://[fd00::1]/ops",
                               "https://127.0.0.1:8081/api"}) {
     field.clear();
-    EXPECT_EQ(post("webhook", {{"url", refused}, {"secret", "0123456789abcdef"}}, &field), 400u) << refused;
+    EXPECT_EQ(post("webhook", {{"url", refused}, {"secret", ops_console::testing::kSecret}}, &field), 400u) << refused;
     EXPECT_EQ(field, "config.url") << refused;
   }
 }

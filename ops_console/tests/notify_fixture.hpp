@@ -1,13 +1,27 @@
 #pragma once
 // An ops-console whose notifications go to the sandbox's receivers on loopback, with an
 // administrator, two plain users and helpers for channel bodies.
+#include "core/util/standard_webhooks.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace ops_console::testing {
 
 inline constexpr const char* kBotToken = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ";
-inline constexpr const char* kSecret = "a-webhook-signing-secret";
+// A webhook channel's secret: Standard Webhooks, whsec_ and base64 of the 32 bytes
+// "a-webhook-signing-secret-0123456".
+inline constexpr const char* kSecret = "whsec_YS13ZWJob29rLXNpZ25pbmctc2VjcmV0LTAxMjM0NTY=";
+
+// Whether a message the sandbox's notify receiver recorded ({headers, body}) verifies, by core's
+// Standard Webhooks rule, under `secret` (a whsec_ secret or an older one).
+inline bool webhook_verifies(const nlohmann::json& arrival, const std::string& secret) {
+  namespace sw = core::standard_webhooks;
+  const auto& h = arrival["headers"];
+  if (!h.contains("webhook-id") || !h.contains("webhook-timestamp") || !h.contains("webhook-signature")) return false;
+  return sw::verify(sw::signing_key(secret), h["webhook-id"].get<std::string>(),
+                    h["webhook-timestamp"].get<std::string>(), h["webhook-signature"].get<std::string>(),
+                    arrival["body"].get<std::string>(), sw::unix_now()) == sw::Verdict::ok;
+}
 
 struct NotifyTest : ConsoleTest {
   sandbox::InProcess fakes;

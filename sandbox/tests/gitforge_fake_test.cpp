@@ -1,5 +1,5 @@
-// The gitforge fake: agent receivers that verify the console's signed deliveries (signature,
-// replay window, repeated delivery ids, faults), and the push sender that plays GitHub or Gitea
+// The gitforge fake: agent receivers that verify the console's signed deliveries (Standard
+// Webhooks signature, replay window, repeated webhook ids, faults), and the push sender that plays GitHub or Gitea
 // (payloads, headers, signatures over the bytes sent).
 #include "core/http/server.hpp"
 #include "core/testing/testing.hpp"
@@ -23,15 +23,17 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// One delivery as the console sends it, signed under `secret` (empty headers are left out).
+// A Standard Webhooks secret (the specification's example); the other secrets in these tests are
+// older plain ones, whose own bytes are the key.
+constexpr const char* kAgentSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+// One delivery as the console sends it, signed under `secret`.
 HttpResponse deliver(std::uint16_t port, const std::string& receiver, const std::string& secret,
-                     const std::string& body, const std::string& delivery, std::int64_t timestamp) {
-  return http(port, "POST", "/agent/" + receiver + "/events", body,
-              {{"Content-Type", "application/json"},
-               {"X-Ops-Event", "gitforge.push"},
-               {"X-Ops-Delivery", delivery},
-               {"X-Ops-Timestamp", std::to_string(timestamp)},
-               {"X-Ops-Signature", sandbox::GitforgeFake::agent_signature(secret, timestamp, body)}});
+                     const std::string& body, const std::string& webhook_id, std::int64_t timestamp) {
+  std::map<std::string, std::string> headers{{"Content-Type", "application/json"}};
+  for (auto& [name, value] : sandbox::GitforgeFake::agent_headers(secret, webhook_id, timestamp, body))
+    headers[name] = value;
+  return http(port, "POST", "/agent/" + receiver + "/events", body, headers);
 }
 
 bool is_hex40(const json& v) {
@@ -100,24 +102,31 @@ TEST(GitforgeFake, SigningMatchesGithubsTestVector) {
   // docs.github.com, "Validating webhook deliveries".
   EXPECT_EQ(core::hmac_sha256_hex("It's a Secret to Everybody", "Hello, World!"),
             "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17");
-  // The agent contract signs timestamp "." body.
-  EXPECT_EQ(sandbox::GitforgeFake::agent_signature("k", 1700000000, "{}"),
-            "v1=" + core::hmac_sha256_hex("k", "1700000000.{}"));
+  // The agent contract is Standard Webhooks: the specification's example (core/util/standard_webhooks_test.cpp).
+  const auto h = sandbox::GitforgeFake::agent_headers(kAgentSecret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330,
+                                                      R"({"test": 2432232314})");
+  const std::map<std::string, std::string> got(h.begin(), h.end());
+  EXPECT_EQ(got.at("webhook-id"), "msg_p5jXN8AQM9LWM0D4loKWxJek");
+  EXPECT_EQ(got.at("webhook-timestamp"), "1614265330");
+  EXPECT_EQ(got.at("webhook-signature"), "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  EXPECT_EQ(got.at("X-Ops-Event"), "gitforge.push");
 }
 
 TEST_F(GitforgeFakeTest, ReceiverAcceptsACorrectlySignedDelivery) {
-  fakes.gitforge().configure_receiver("agent-1", "s3cret");
+  fakes.gitforge().configure_receiver("agent-1", kAgentSecret);
   const std::string body = R"({"repository":"msp/ops-scripts","after":"abc"})";
   const auto now = unix_now();
-  const auto ok = deliver(fakes.port(), "agent-1", "s3cret", body, "d-1", now);
+  const auto ok = deliver(fakes.port(), "agent-1", kAgentSecret, body, "d-1", now);
   ASSERT_EQ(ok.status, 200u) << ok.body;
   EXPECT_EQ(ok.json(), json({{"accepted", true}, {"duplicate", false}}));
   const json got = fakes.gitforge().received("agent-1");
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0]["receiver"], "agent-1");
-  EXPECT_EQ(got[0]["delivery"], "d-1");
+  EXPECT_EQ(got[0]["webhook_id"], "d-1");
   EXPECT_EQ(got[0]["event"], "gitforge.push");
   EXPECT_EQ(got[0]["timestamp"], now);
+  EXPECT_EQ(got[0]["raw_body"], body);
+  EXPECT_TRUE(got[0]["signature"].get<std::string>().starts_with("v1,"));
   EXPECT_EQ(got[0]["verified"], true);
   EXPECT_EQ(got[0]["status"], 200);
   EXPECT_EQ(got[0]["duplicate"], false);
@@ -125,47 +134,45 @@ TEST_F(GitforgeFakeTest, ReceiverAcceptsACorrectlySignedDelivery) {
 }
 
 TEST_F(GitforgeFakeTest, ReceiverRefusesWhatTheContractRefuses) {
-  fakes.gitforge().configure_receiver("agent-1", "s3cret");
+  fakes.gitforge().configure_receiver("agent-1", kAgentSecret);
   const std::string body = R"({"event":"push"})";
   const auto now = unix_now();
 
-  const auto wrong = deliver(fakes.port(), "agent-1", "other", body, "d-1", now);
+  const auto wrong = deliver(fakes.port(), "agent-1", "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYX", body, "d-1", now);
   EXPECT_EQ(wrong.status, 401u);
   EXPECT_EQ(wrong.json(), json({{"error", "bad signature"}}));
 
-  const auto old = deliver(fakes.port(), "agent-1", "s3cret", body, "d-2", now - 1000);
+  const auto old = deliver(fakes.port(), "agent-1", kAgentSecret, body, "d-2", now - 1000);
   EXPECT_EQ(old.status, 401u);
   EXPECT_EQ(old.json(), json({{"error", "stale timestamp"}}));
-  EXPECT_EQ(deliver(fakes.port(), "agent-1", "s3cret", body, "d-3", now + 1000).status, 401u);  // either side
+  EXPECT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, body, "d-3", now + 1000).status, 401u);  // either side
 
-  const auto unknown = deliver(fakes.port(), "nobody", "s3cret", body, "d-4", now);
+  const auto unknown = deliver(fakes.port(), "nobody", kAgentSecret, body, "d-4", now);
   EXPECT_EQ(unknown.status, 404u);
   EXPECT_TRUE(unknown.json()["error"].is_string());
 
-  // Missing or malformed headers are 400s.
-  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", body, {{"X-Ops-Delivery", "d-5"}}).status, 400u);
-  const auto sig = sandbox::GitforgeFake::agent_signature("s3cret", now, body);
-  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", body,
-                 {{"X-Ops-Delivery", "d-6"}, {"X-Ops-Timestamp", "12a"}, {"X-Ops-Signature", sig}})
-                .status,
-            400u);
-  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", body,
-                 {{"X-Ops-Delivery", "d-7"},
-                  {"X-Ops-Timestamp", std::to_string(now)},
-                  {"X-Ops-Signature", "sha256=" + sig.substr(3)}})
-                .status,
-            400u);
-  std::string upper = sig;
-  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", body,
-                 {{"X-Ops-Delivery", "d-8"}, {"X-Ops-Timestamp", std::to_string(now)}, {"X-Ops-Signature", upper}})
-                .status,
-            400u);
+  // A missing header or a malformed timestamp is a 400.
+  const auto good = sandbox::GitforgeFake::agent_headers(kAgentSecret, "d-5", now, body);
+  const std::map<std::string, std::string> signed_headers(good.begin(), good.end());
+  auto without_signature = signed_headers;
+  without_signature.erase("webhook-signature");
+  const auto missing = http(fakes.port(), "POST", "/agent/agent-1/events", body, without_signature);
+  EXPECT_EQ(missing.status, 400u);
+  EXPECT_NE(missing.body.find("webhook-signature"), std::string::npos) << missing.body;
+  auto bad_timestamp = signed_headers;
+  bad_timestamp["webhook-timestamp"] = "12a";
+  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", body, bad_timestamp).status, 400u);
+  // The old scheme's form of the same MAC (v1=...) is no v1 entry: a bad signature. So is the
+  // right signature over another body (tampered).
+  auto old_form = signed_headers;
+  old_form["webhook-signature"] = "v1=" + signed_headers.at("webhook-signature").substr(3);
+  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", body, old_form).status, 401u);
+  EXPECT_EQ(http(fakes.port(), "POST", "/agent/agent-1/events", R"({"event":"push!"})", signed_headers).status, 401u);
 
   // Signed, fresh, but not a JSON object.
-  const auto array = deliver(fakes.port(), "agent-1", "s3cret", "[1,2]", "d-9", now);
+  const auto array = deliver(fakes.port(), "agent-1", kAgentSecret, "[1,2]", "d-9", now);
   EXPECT_EQ(array.status, 400u);
-  const auto text = deliver(fakes.port(), "agent-1", "s3cret", "not json", "d-10", now);
+  const auto text = deliver(fakes.port(), "agent-1", kAgentSecret, "not json", "d-10", now);
   EXPECT_EQ(text.status, 400u);
 
   const json got = fakes.gitforge().received();
@@ -181,15 +188,15 @@ TEST_F(GitforgeFakeTest, ReceiverRefusesWhatTheContractRefuses) {
 }
 
 TEST_F(GitforgeFakeTest, ARepeatedDeliveryIsAcknowledgedNotProcessedTwice) {
-  fakes.gitforge().configure_receiver("agent-1", "s3cret");
+  fakes.gitforge().configure_receiver("agent-1", kAgentSecret);
   const auto now = unix_now();
-  ASSERT_EQ(deliver(fakes.port(), "agent-1", "s3cret", R"({"n":1})", "d-1", now).status, 200u);
-  const auto again = deliver(fakes.port(), "agent-1", "s3cret", R"({"n":1})", "d-1", now + 1);
+  ASSERT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, R"({"n":1})", "d-1", now).status, 200u);
+  const auto again = deliver(fakes.port(), "agent-1", kAgentSecret, R"({"n":1})", "d-1", now + 1);
   ASSERT_EQ(again.status, 200u);
   EXPECT_EQ(again.json(), json({{"accepted", true}, {"duplicate", true}}));
   EXPECT_EQ(fakes.gitforge().received("agent-1")[1]["duplicate"], true);
 
-  // Delivery ids are per receiver.
+  // Webhook ids are per receiver.
   fakes.gitforge().configure_receiver("agent-2", "other");
   EXPECT_EQ(deliver(fakes.port(), "agent-2", "other", R"({"n":1})", "d-1", now).json()["duplicate"], false);
 
@@ -199,18 +206,18 @@ TEST_F(GitforgeFakeTest, ARepeatedDeliveryIsAcknowledgedNotProcessedTwice) {
   // clear() forgets the ids (and arrivals), not the receivers.
   fakes.gitforge().clear();
   EXPECT_EQ(fakes.gitforge().received(), json::array());
-  EXPECT_EQ(deliver(fakes.port(), "agent-1", "s3cret", R"({"n":1})", "d-1", now).json()["duplicate"], false);
+  EXPECT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, R"({"n":1})", "d-1", now).json()["duplicate"], false);
 }
 
 TEST_F(GitforgeFakeTest, AnArmedFaultIsAnsweredThenTheRetrySucceeds) {
-  fakes.gitforge().configure_receiver("agent-1", "s3cret");
+  fakes.gitforge().configure_receiver("agent-1", kAgentSecret);
   fakes.gitforge().set_receiver_fault("agent-1", {.status = 503, .count = 1, .retry_after = 7});
   const auto now = unix_now();
-  const auto refused = deliver(fakes.port(), "agent-1", "s3cret", R"({"n":1})", "d-1", now);
+  const auto refused = deliver(fakes.port(), "agent-1", kAgentSecret, R"({"n":1})", "d-1", now);
   EXPECT_EQ(refused.status, 503u);
   EXPECT_EQ(refused.header("retry-after"), "7");
   // The retry repeats the delivery id: not a duplicate, since the first was never accepted.
-  const auto retry = deliver(fakes.port(), "agent-1", "s3cret", R"({"n":1})", "d-1", now);
+  const auto retry = deliver(fakes.port(), "agent-1", kAgentSecret, R"({"n":1})", "d-1", now);
   ASSERT_EQ(retry.status, 200u);
   EXPECT_EQ(retry.json()["duplicate"], false);
   const json got = fakes.gitforge().received("agent-1");
@@ -223,11 +230,11 @@ TEST_F(GitforgeFakeTest, AnArmedFaultIsAnsweredThenTheRetrySucceeds) {
   EXPECT_EQ(
       http(fakes.port(), "PUT", "/_sandbox/agent/faults", R"({"receiver":"agent-1","status":500,"count":2})").status,
       204u);
-  const auto first = deliver(fakes.port(), "agent-1", "s3cret", "{}", "d-2", now);
+  const auto first = deliver(fakes.port(), "agent-1", kAgentSecret, "{}", "d-2", now);
   EXPECT_EQ(first.status, 500u);
   EXPECT_EQ(first.header("retry-after"), "");
-  EXPECT_EQ(deliver(fakes.port(), "agent-1", "s3cret", "{}", "d-2", now).status, 500u);
-  EXPECT_EQ(deliver(fakes.port(), "agent-1", "s3cret", "{}", "d-2", now).status, 200u);
+  EXPECT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, "{}", "d-2", now).status, 500u);
+  EXPECT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, "{}", "d-2", now).status, 200u);
 }
 
 TEST_F(GitforgeFakeTest, ControlRoutesConfigureReadAndClear) {
@@ -246,7 +253,7 @@ TEST_F(GitforgeFakeTest, ControlRoutesConfigureReadAndClear) {
   const auto list = http(fakes.port(), "GET", "/_sandbox/agent/received?receiver=agent-9");
   ASSERT_EQ(list.status, 200u);
   ASSERT_EQ(list.json().size(), 3u);
-  EXPECT_EQ(list.json()[0]["delivery"], "d-1");
+  EXPECT_EQ(list.json()[0]["webhook_id"], "d-1");
   EXPECT_EQ(list.json()[1]["status"], 401);
   EXPECT_EQ(http(fakes.port(), "GET", "/_sandbox/agent/received").json().size(), 4u);
   EXPECT_EQ(http(fakes.port(), "DELETE", "/_sandbox/agent/received").status, 204u);
