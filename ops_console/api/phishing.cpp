@@ -56,6 +56,12 @@ constexpr std::string_view kCampaignsWithStatus = R"sql(
 constexpr std::string_view kCampaign =
     "SELECT phishing_campaign_json(c) FROM phishing_campaigns c WHERE c.id = $1::uuid";
 
+// Closes or reopens a campaign; the answer is the campaign, as phishing_campaign_json() (migration
+// 0019) renders it.
+constexpr std::string_view kSetStatus = R"sql(
+  UPDATE phishing_campaigns c SET status = $2 WHERE c.id = $1::uuid RETURNING phishing_campaign_json(c)
+)sql";
+
 const std::vector<std::string> kPsaSettings{"PSA_BASE_URL", "PSA_USERNAME", "PSA_SECRET", "PSA_INTEGRATION_CODE"};
 
 }  // namespace
@@ -105,6 +111,18 @@ void install_phishing_routes(core::app::Context& ctx, std::shared_ptr<identity::
     if (!core::is_uuid(campaign)) throw Problem::invalid_field("id", "must be a UUID");
     return core::app::json_resource(db, {.missing = Problem::not_found("no phishing campaign " + campaign)}, kCampaign,
                                     campaign);
+  });
+
+  // Close a campaign (it keeps its reports; a related report then starts a new one) or reopen it.
+  routes.patch("/api/phishing/campaigns/{id}", Access::permission("phishing", "analyze"), [&db](Request& req) {
+    const std::string campaign(req.param("id"));
+    if (!core::is_uuid(campaign)) throw Problem::invalid_field("id", "must be a UUID");
+    const auto body = core::json::parse_object(req.body);
+    core::json::BodyReader in(body);
+    const std::string status = in.string("status", kStatus);
+    in.finish();
+    return core::app::json_resource(db, {.missing = Problem::not_found("no phishing campaign " + campaign)}, kSetStatus,
+                                    campaign, status);
   });
 }
 

@@ -226,9 +226,12 @@ TEST_F(PhishingTest, RelatedReportsShareACampaignAndTheListAndDetailShowThem) {
     EXPECT_EQ(field_of(res), field) << query;
   }
 
-  // Closed: out of the open list and its total, into the closed one; a new related report no
-  // longer joins it.
-  sql("UPDATE phishing_campaigns SET status = 'closed' WHERE id = '" + campaign + "'");
+  // Closed by an analyst (PATCH): out of the open list and its total, into the closed one; a new
+  // related report no longer joins it.
+  const auto closing = call("PATCH", "/api/phishing/campaigns/" + campaign, {{"status", "closed"}}, analyst);
+  ASSERT_EQ(closing.status, 200u) << closing.body;
+  EXPECT_EQ(closing.json()["status"], "closed");
+  EXPECT_EQ(closing.json()["reports"].size(), 2u);  // the campaign in full, its reports kept
   const json open = get("/api/phishing/campaigns?status=open");
   EXPECT_EQ(open["total"], 2);
   EXPECT_EQ(open["items"].size(), 2u);
@@ -237,6 +240,40 @@ TEST_F(PhishingTest, RelatedReportsShareACampaignAndTheListAndDetailShowThem) {
   EXPECT_EQ(closed["items"], json::array());
   const json late = analyzed(reported("mailbox-quota"));
   EXPECT_EQ(late["campaignCreated"], true);
+  EXPECT_NE(late["campaign"]["id"], campaign);
+
+  // Reopened, it is open again (the late report keeps the campaign it started).
+  const auto reopening = call("PATCH", "/api/phishing/campaigns/" + campaign, {{"status", "open"}}, analyst);
+  ASSERT_EQ(reopening.status, 200u) << reopening.body;
+  EXPECT_EQ(reopening.json()["status"], "open");
+  EXPECT_EQ(get("/api/phishing/campaigns/" + campaign)["status"], "open");
+  EXPECT_EQ(get("/api/phishing/campaigns?status=open")["total"], 4);
+}
+
+// Closing and reopening: perm(phishing, analyze); the status must be open or closed; an unknown
+// or malformed campaign is a 404 or a 400 naming id; a refused request changes nothing.
+TEST_F(PhishingTest, ACampaignIsClosedAndReopenedByAnAnalystOnly) {
+  start_console();
+  const std::string campaign = analyzed(reported("m365-password"))["campaign"]["id"];
+  const std::string path = "/api/phishing/campaigns/" + campaign;
+  EXPECT_EQ(call("PATCH", path, {{"status", "closed"}}).status, 401u);
+  EXPECT_EQ(call("PATCH", path, {{"status", "closed"}}, reader).status, 403u);  // read, not analyze
+  EXPECT_EQ(call("PATCH", path, {{"status", "closed"}}, plain).status, 403u);
+  for (const json& body : {json{{"status", "archived"}}, json{{"status", 1}}, json::object()}) {
+    const auto res = call("PATCH", path, body, analyst);
+    EXPECT_EQ(res.status, 400u) << body.dump();
+    EXPECT_EQ(field_of(res), "status") << body.dump();
+  }
+  const auto malformed = call("PATCH", "/api/phishing/campaigns/not-a-uuid", {{"status", "closed"}}, analyst);
+  EXPECT_EQ(malformed.status, 400u);
+  EXPECT_EQ(field_of(malformed), "id");
+  EXPECT_EQ(
+      call("PATCH", "/api/phishing/campaigns/00000000-0000-4000-8000-000000000000", {{"status", "closed"}}, analyst)
+          .status,
+      404u);
+  EXPECT_EQ(get(path)["status"], "open");  // nothing above changed it
+  EXPECT_EQ(call("PATCH", path, {{"status", "closed"}}, analyst).json()["status"], "closed");
+  EXPECT_EQ(call("PATCH", path, {{"status", "closed"}}, analyst).status, 200u);  // closing twice is no error
 }
 
 TEST_F(PhishingTest, WithoutThePsaOnlyPastedHeadersCanBeRead) {
