@@ -129,6 +129,20 @@ std::string Reader::required(std::string_view name, std::string_view meaning) {
   return v.value_or("");
 }
 
+std::string Reader::url(std::string_view name, std::string_view fallback, std::string_view meaning, UrlEnd end) {
+  std::string v = string(name, fallback, meaning);
+  if (v.empty()) return v;
+  const auto scheme = v.starts_with("https://") ? 8u : v.starts_with("http://") ? 7u : 0u;
+  if (scheme == 0 || v.size() == scheme || v[scheme] == '/') {
+    fail(name, "must be an absolute http(s) URL");
+    return v;
+  }
+  if (end != UrlEnd::as_given)
+    while (v.ends_with('/')) v.pop_back();
+  if (end == UrlEnd::one_slash) v += '/';
+  return v;
+}
+
 std::string Reader::secret(std::string_view name, std::string_view meaning) {
   describe(name, "(secret, unset)", meaning);
   return raw(name).value_or("");

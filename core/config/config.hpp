@@ -70,6 +70,14 @@ class Reader {
   // Marks a declared-but-secret value: shown in --help as "(secret)", never echoed in errors.
   std::string secret(std::string_view name, std::string_view meaning);
 
+  // How url() leaves the end of the URL: as given, without trailing slashes (a client that appends
+  // "/path"), or with exactly one (a client that appends relative paths).
+  enum class UrlEnd { as_given, no_slash, one_slash };
+  // An absolute http(s) URL with a host, or empty (unset: the integration is not configured);
+  // anything else is an error naming the variable ("must be an absolute http(s) URL").
+  std::string url(std::string_view name, std::string_view fallback, std::string_view meaning,
+                  UrlEnd end = UrlEnd::no_slash);
+
   // Adds an error found by a cross-field check of the caller's own.
   void fail(std::string_view name, std::string_view message);
 

@@ -76,6 +76,34 @@ TEST(Reader, ReportsEveryInvalidValueAtOnce) {
   }
 }
 
+// The one rule for a vendor's base URL (issue 31): absolute http(s) with a host, or unset; the
+// end as the client wants it.
+TEST(Reader, UrlsAreAbsoluteHttpWithTheirEndAsAsked) {
+  using End = Reader::UrlEnd;
+  Reader r({{"A", "https://api.example/v2///"},
+            {"B", "http://127.0.0.1:8090/psa"},
+            {"C", "https://x.example/cb/"},
+            {"EMPTY", ""}});
+  EXPECT_EQ(r.url("A", "", "a"), "https://api.example/v2");
+  EXPECT_EQ(r.url("B", "", "b", End::one_slash), "http://127.0.0.1:8090/psa/");
+  EXPECT_EQ(r.url("C", "", "c", End::as_given), "https://x.example/cb/");
+  EXPECT_EQ(r.url("EMPTY", "https://default.example", "e"), "https://default.example");  // empty reads as unset
+  EXPECT_EQ(r.url("EMPTY", "", "e"), "");  // unset and no default: not configured
+  EXPECT_EQ(r.url("UNSET", "https://default.example/", "u"), "https://default.example");
+  EXPECT_NO_THROW(r.finish());
+
+  Reader bad({{"FTP", "ftp://files.example"}, {"REL", "/api"}, {"NOHOST", "https:///x"}, {"BARE", "http://"}});
+  for (const char* name : {"FTP", "REL", "NOHOST", "BARE"}) bad.url(name, "", name);
+  try {
+    bad.finish();
+    FAIL();
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    for (const char* name : {"FTP", "REL", "NOHOST", "BARE"})
+      EXPECT_NE(msg.find(std::string(name) + ": must be an absolute http(s) URL"), std::string::npos) << msg;
+  }
+}
+
 TEST(Reader, DescribingCollectsHelpWithoutErrors) {
   auto r = Reader::describing();
   r.integer("PORT", 8080, "TCP port");

@@ -10,13 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string trim_slash(std::string url) {
-  while (url.ends_with('/')) url.pop_back();
-  return url;
-}
-
-bool is_http_url(std::string_view url) { return url.starts_with("https://") || url.starts_with("http://"); }
-
 // Xero's words for a failure, short: the identity service's {error, error_description}, the API's
 // {Title, Detail} or {Message}; or the status alone.
 std::string reason_of(const core::http::OutboundResponse& res) {
@@ -40,14 +33,16 @@ AccountingSettings read_accounting_settings(core::config::Reader& env) {
   AccountingSettings s;
   s.client_id = env.string("ACCOUNTING_CLIENT_ID", "", "the accounting app's client id (Xero; unset: not configured)");
   s.client_secret = env.secret("ACCOUNTING_CLIENT_SECRET", "the accounting app's client secret");
-  s.redirect_uri = env.string("ACCOUNTING_REDIRECT_URI", "",
-                              "where the consent page sends the browser back: this console's "
-                              "/api/accounting/callback, as registered with the app");
-  s.authorize_url = env.string("ACCOUNTING_AUTHORIZE_URL", s.authorize_url, "the accounting consent page");
-  s.token_url = env.string("ACCOUNTING_TOKEN_URL", s.token_url, "the accounting identity service's token endpoint");
-  s.api_url = trim_slash(env.string("ACCOUNTING_API_URL", s.api_url,
-                                    "the accounting API ({api}/connections, "
-                                    "{api}/api.xro/2.0/...)"));
+  using UrlEnd = core::config::Reader::UrlEnd;
+  s.redirect_uri = env.url("ACCOUNTING_REDIRECT_URI", "",
+                           "where the consent page sends the browser back: this console's "
+                           "/api/accounting/callback, as registered with the app",
+                           UrlEnd::as_given);
+  s.authorize_url =
+      env.url("ACCOUNTING_AUTHORIZE_URL", s.authorize_url, "the accounting consent page", UrlEnd::as_given);
+  s.token_url = env.url("ACCOUNTING_TOKEN_URL", s.token_url, "the accounting identity service's token endpoint",
+                        UrlEnd::as_given);
+  s.api_url = env.url("ACCOUNTING_API_URL", s.api_url, "the accounting API ({api}/connections, {api}/api.xro/2.0/...)");
   s.scopes = env.string("ACCOUNTING_SCOPES", s.scopes, "the scopes asked for at consent, space-separated");
   const std::string key =
       env.secret("DATA_ENCRYPTION_KEY",
@@ -61,12 +56,6 @@ AccountingSettings read_accounting_settings(core::config::Reader& env) {
     env.fail(
         "ACCOUNTING_CLIENT_ID",
         "ACCOUNTING_CLIENT_ID, ACCOUNTING_CLIENT_SECRET and ACCOUNTING_REDIRECT_URI are set together or not at all");
-  for (const auto& [name, url] : {std::pair{"ACCOUNTING_AUTHORIZE_URL", s.authorize_url},
-                                  {"ACCOUNTING_TOKEN_URL", s.token_url},
-                                  {"ACCOUNTING_API_URL", s.api_url}})
-    if (!is_http_url(url)) env.fail(name, "must be an absolute http(s) URL");
-  if (!s.redirect_uri.empty() && !is_http_url(s.redirect_uri))
-    env.fail("ACCOUNTING_REDIRECT_URI", "must be an absolute http(s) URL");
   return s;
 }
 

@@ -24,23 +24,16 @@ std::string reason_of(const core::http::OutboundResponse& res) {
   return "HTTP " + std::to_string(res.status) + (reason.empty() ? "" : ": " + reason);
 }
 
-std::string trim_slash(std::string url) {
-  while (url.ends_with('/')) url.pop_back();
-  return url;
-}
-
 }  // namespace
 
 DistributorSettings read_distributor_settings(core::config::Reader& env) {
   DistributorSettings s;
-  s.base_url = trim_slash(env.string("DISTRIBUTOR_BASE_URL", "https://api.pax8.com", "the distributor's API (Pax8)"));
+  s.base_url = env.url("DISTRIBUTOR_BASE_URL", "https://api.pax8.com", "the distributor's API (Pax8)");
   s.client_id = env.string("DISTRIBUTOR_CLIENT_ID", "", "the distributor API's client id (unset: not configured)");
   s.client_secret = env.secret("DISTRIBUTOR_CLIENT_SECRET", "the distributor API's client secret");
   if (s.client_id.empty() != s.client_secret.empty())
     env.fail("DISTRIBUTOR_CLIENT_ID",
              "DISTRIBUTOR_CLIENT_ID and DISTRIBUTOR_CLIENT_SECRET are set together or not at all");
-  if (!s.base_url.starts_with("https://") && !s.base_url.starts_with("http://"))
-    env.fail("DISTRIBUTOR_BASE_URL", "must be an absolute http(s) URL");
   return s;
 }
 

@@ -37,14 +37,11 @@ std::vector<std::string> EndpointSecSettings::missing() const {
 
 EndpointSecSettings read_endpointsec_settings(core::config::Reader& env) {
   EndpointSecSettings s;
-  s.base_url = env.string("ENDPOINTSEC_BASE_URL", "",
-                          "the endpoint-security API (SentinelOne: https://<tenant>.sentinelone.net/web/api/v2.1)");
-  while (s.base_url.ends_with('/')) s.base_url.pop_back();
+  s.base_url = env.url("ENDPOINTSEC_BASE_URL", "",
+                       "the endpoint-security API (SentinelOne: https://<tenant>.sentinelone.net/web/api/v2.1)");
   s.api_token = env.secret("ENDPOINTSEC_API_TOKEN", "the endpoint-security API token (header Authorization: ApiToken)");
   s.page_limit = static_cast<int>(env.integer("ENDPOINTSEC_PAGE_LIMIT", 1000,
                                               "records per page of a list (SentinelOne allows 1 to 1,000)", {1, 1000}));
-  if (!s.base_url.empty() && !s.base_url.starts_with("https://") && !s.base_url.starts_with("http://"))
-    env.fail("ENDPOINTSEC_BASE_URL", "must be an absolute http(s) URL");
   return s;
 }
 

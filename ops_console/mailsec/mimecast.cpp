@@ -11,11 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string trim_slash(std::string url) {
-  while (url.ends_with('/')) url.pop_back();
-  return url;
-}
-
 // Mimecast's words for a failure: the first {code, message} of `fail` (either of its shapes:
 // [{code, message}] from the gateway, [{key, errors: [{code, message}]}] from a function).
 std::string fail_reason(const json& body) {
@@ -49,7 +44,7 @@ MailsecSettings read_mailsec_settings(core::config::Reader& env) {
   MailsecSettings s;
   MailsecTenant main;
   main.name = "default";
-  main.base_url = trim_slash(env.string("MAILSEC_BASE_URL", main.base_url, "the mail-security API (Mimecast API 2.0)"));
+  main.base_url = env.url("MAILSEC_BASE_URL", main.base_url, "the mail-security API (Mimecast API 2.0)");
   main.client_id = env.string("MAILSEC_CLIENT_ID", "", "the mail-security API's client id (the tenant \"default\")");
   main.client_secret = env.secret("MAILSEC_CLIENT_SECRET", "the mail-security API's client secret");
   std::vector<MailsecTenant> all;
@@ -60,7 +55,7 @@ MailsecSettings read_mailsec_settings(core::config::Reader& env) {
     MailsecTenant t;
     t.name = core::to_lower(name);
     const std::string prefix = "MAILSEC_" + upper(name) + "_";
-    t.base_url = trim_slash(env.string(prefix + "BASE_URL", t.base_url, "that tenant's API"));
+    t.base_url = env.url(prefix + "BASE_URL", t.base_url, "that tenant's API");
     t.client_id = env.string(prefix + "CLIENT_ID", "", "that tenant's client id");
     t.client_secret = env.secret(prefix + "CLIENT_SECRET", "that tenant's client secret");
     if (t.client_id.empty() && t.client_secret.empty()) env.fail(prefix + "CLIENT_ID", "is unset for tenant " + name);
@@ -69,8 +64,6 @@ MailsecSettings read_mailsec_settings(core::config::Reader& env) {
   for (const auto& t : all) {
     if (t.client_id.empty() != t.client_secret.empty())
       env.fail("MAILSEC_CLIENT_ID", "tenant " + t.name + ": the client id and secret are set together or not at all");
-    if (!t.base_url.starts_with("https://") && !t.base_url.starts_with("http://"))
-      env.fail("MAILSEC_BASE_URL", "tenant " + t.name + ": the base URL must be an absolute http(s) URL");
   }
   if (all.empty()) s.missing = {"MAILSEC_CLIENT_ID", "MAILSEC_CLIENT_SECRET"};
   s.counts_interval = std::chrono::minutes(

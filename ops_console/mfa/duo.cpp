@@ -54,17 +54,14 @@ std::vector<std::string> MfaSettings::missing() const {
 
 MfaSettings read_mfa_settings(core::config::Reader& env) {
   MfaSettings s;
-  s.base_url = env.string("MFA_BASE_URL", "",
-                          "the MFA account's Admin API host as a URL (https://api-XXXXXXXX.duosecurity.com)");
-  while (s.base_url.ends_with('/')) s.base_url.pop_back();
+  s.base_url =
+      env.url("MFA_BASE_URL", "", "the MFA account's Admin API host as a URL (https://api-XXXXXXXX.duosecurity.com)");
   s.integration_key = env.string("MFA_INTEGRATION_KEY", "", "the Admin API application's integration key");
   s.secret_key = env.secret("MFA_SECRET_KEY", "the Admin API application's secret key");
   s.timeout = std::chrono::seconds(
       env.integer("MFA_TIMEOUT_SECONDS", 20, "the limit of one request to the MFA service", {1, 300}));
   s.cache_ttl = std::chrono::seconds(env.integer(
       "MFA_CACHE_SECONDS", 60, "how long an instance keeps the flagged-users answer (0: not kept)", {0, 3600}));
-  if (!s.base_url.empty() && !s.base_url.starts_with("https://") && !s.base_url.starts_with("http://"))
-    env.fail("MFA_BASE_URL", "must be an absolute http(s) URL");
   return s;
 }
 

@@ -32,8 +32,8 @@ NotifySettings read_notify_settings(core::config::Reader& env) {
       "hosts a chat_webhook channel may post to (Google Chat and Teams); *.domain means any host below it"));
   s.webhook_hosts = HostAllowlist(
       env.list("WEBHOOK_ALLOWED_HOSTS", "*", "hosts a generic webhook channel may post to; * allows any public host"));
-  s.telegram_api_url = env.string("TELEGRAM_API_URL", s.telegram_api_url, "Telegram Bot API base URL (messenger_bot)");
-  s.ntfy_url = env.string("NTFY_URL", s.ntfy_url, "ntfy server that push_topic channels publish to");
+  s.telegram_api_url = env.url("TELEGRAM_API_URL", s.telegram_api_url, "Telegram Bot API base URL (messenger_bot)");
+  s.ntfy_url = env.url("NTFY_URL", s.ntfy_url, "ntfy server that push_topic channels publish to");
   s.allow_loopback =
       env.boolean("NOTIFY_ALLOW_LOOPBACK", false,
                   "let notifications go to loopback addresses, over plain http too (the sandbox and tests only)");
@@ -42,8 +42,6 @@ NotifySettings read_notify_settings(core::config::Reader& env) {
   s.retry_delay = std::chrono::milliseconds(
       env.integer("NOTIFY_RETRY_DELAY_MS", 1000,
                   "wait before the one retry after a 429 or 5xx, when no Retry-After says", {.min = 0, .max = 60'000}));
-  for (const auto& [name, url] : {std::pair{"TELEGRAM_API_URL", s.telegram_api_url}, std::pair{"NTFY_URL", s.ntfy_url}})
-    if (!parse_url(url)) env.fail(name, "must be an absolute http(s) URL");
   return s;
 }
 

@@ -48,11 +48,6 @@ std::string header_value(std::string_view value) {
   return ascii ? flat : "=?UTF-8?B?" + core::base64(flat) + "?=";
 }
 
-std::string trim_slash(std::string url) {
-  while (!url.empty() && url.back() == '/') url.pop_back();
-  return url;
-}
-
 // What went wrong, in a line: the vendor's own words when it gave any.
 std::string failure_reason(const Channel& channel, const core::http::OutboundResponse& res) {
   std::string detail;
@@ -89,13 +84,13 @@ OutboundRequest build_request(const Channel& channel, const Message& message,
     req.headers = {{"Content-Type", "application/json; charset=UTF-8"}};
     req.body = dump({{"text", "*" + message.title + "*\n" + message.text}});
   } else if (channel.type == "messenger_bot") {
-    req.url = trim_slash(settings.telegram_api_url) + "/bot" + cfg.value("bot_token", "") + "/sendMessage";
+    req.url = settings.telegram_api_url + "/bot" + cfg.value("bot_token", "") + "/sendMessage";
     req.headers = {{"Content-Type", "application/json"}};
     req.body = dump({{"chat_id", cfg.value("chat_id", "")},
                      {"text", "<b>" + core::html_escape(message.title) + "</b>\n" + core::html_escape(message.text)},
                      {"parse_mode", "HTML"}});
   } else if (channel.type == "push_topic") {
-    req.url = trim_slash(settings.ntfy_url) + "/" + cfg.value("topic", "");
+    req.url = settings.ntfy_url + "/" + cfg.value("topic", "");
     req.headers = {{"Content-Type", "text/plain; charset=utf-8"},
                    {"Title", header_value(message.title)},
                    {"Priority", message.priority}};

@@ -67,9 +67,10 @@ TicketAttachment attachment_of(const json& item) {
 
 PsaSettings read_psa_settings(core::config::Reader& env) {
   PsaSettings s;
-  s.base_url = env.string("PSA_BASE_URL", "",
-                          "the PSA's REST root for its zone, as Autotask's zone discovery returns it "
-                          "(unset with the other PSA_ credentials: the PSA is not configured)");
+  s.base_url = env.url("PSA_BASE_URL", "",
+                       "the PSA's REST root for its zone, as Autotask's zone discovery returns it "
+                       "(unset with the other PSA_ credentials: the PSA is not configured)",
+                       core::config::Reader::UrlEnd::one_slash);
   s.username = env.string("PSA_USERNAME", "", "the PSA API user's user name");
   s.secret = env.secret("PSA_SECRET", "the PSA API user's secret");
   s.integration_code = env.secret("PSA_INTEGRATION_CODE", "the PSA API tracking identifier (ApiIntegrationCode)");
@@ -84,8 +85,6 @@ PsaSettings read_psa_settings(core::config::Reader& env) {
   if (set != 0 && set != 4)
     env.fail("PSA_BASE_URL",
              "PSA_BASE_URL, PSA_USERNAME, PSA_SECRET and PSA_INTEGRATION_CODE are set together or not at all");
-  if (!s.base_url.empty() && origin_of(s.base_url).empty()) env.fail("PSA_BASE_URL", "must be an absolute URL");
-  if (!s.base_url.empty() && !s.base_url.ends_with('/')) s.base_url += '/';
   return s;
 }
 
