@@ -1,5 +1,6 @@
 #include "core/config/config.hpp"
 
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 #include <charconv>
@@ -145,7 +146,9 @@ std::string Reader::url(std::string_view name, std::string_view fallback, std::s
 
 std::string Reader::secret(std::string_view name, std::string_view meaning) {
   describe(name, "(secret, unset)", meaning);
-  return raw(name).value_or("");
+  auto value = raw(name).value_or("");
+  core::secrets::remember(value);  // masked in every log line from now on
+  return value;
 }
 
 std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::string_view meaning, IntRange range) {

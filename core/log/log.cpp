@@ -1,5 +1,7 @@
 #include "core/log/log.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -156,7 +158,8 @@ void write(Level level, std::string_view msg, nlohmann::json fields) {
   line["msg"] = msg;
   if (fields.is_object())
     for (auto& [k, v] : fields.items()) line[k] = std::move(v);
-  logger->info(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  // Masked whole: a secret may sit in the message or in any field (core/util/secrets.hpp).
+  logger->info(core::secrets::mask(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
 }
 
 }  // namespace core::log
