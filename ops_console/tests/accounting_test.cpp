@@ -177,10 +177,11 @@ TEST_F(AccountingTest, TwoConcurrentCallersRefreshOnceAndBothUseTheNewToken) {
   const auto settings = ops_console::accounting::read_accounting_settings(reader);
   core::db::Pool first_db(io.executor(), {.conninfo = database.url(), .max_size = 2});
   core::db::Pool second_db(io.executor(), {.conninfo = database.url(), .max_size = 2});
+  const ops_console::integrations::Health health(first_db, io.executor());
   ops_console::accounting::AccountingConnection first(
-      first_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings));
+      first_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings, health));
   ops_console::accounting::AccountingConnection second(
-      second_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings));
+      second_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings, health));
   auto a = std::async(std::launch::async, [&] { return io.run(first.access()); });
   auto b = std::async(std::launch::async, [&] { return io.run(second.access()); });
   const auto got_a = a.get(), got_b = b.get();

@@ -299,7 +299,10 @@ TEST_F(PsaSyncTest, TheScheduledRunSkipsWhileTheIntegrationIsOff) {
   core::config::Reader reader(core::config::Environment(env.begin(), env.end()));
   const auto settings = ops_console::psa::read_psa_settings(reader);
   auto sync = std::make_shared<ops_console::psa::PsaSync>(
-      pool, io.executor(), std::make_shared<ops_console::psa::AutotaskClient>(io.executor(), settings), settings);
+      pool, io.executor(),
+      std::make_shared<ops_console::psa::AutotaskClient>(io.executor(), settings,
+                                                         ops_console::integrations::Health(pool, io.executor())),
+      settings);
   io.run(ops_console::scheduled_psa_sync(registry, *sync));
   EXPECT_EQ(sql("SELECT count(*) FROM sync_history"), "0");
 
