@@ -187,6 +187,7 @@ TEST_F(AccountingTest, TwoConcurrentCallersRefreshOnceAndBothUseTheNewToken) {
   const auto got_a = a.get(), got_b = b.get();
 
   EXPECT_EQ(stat("refreshes") - before, 1);
+  EXPECT_TRUE(health_shows("accounting", "calls > 0 AND last_success_at IS NOT NULL"));  // the refresh, recorded
   EXPECT_EQ(got_a.token, got_b.token);
   EXPECT_EQ(got_a.tenant_id, fakes.xero().options().tenant_id);
   EXPECT_EQ(sql("SELECT refreshes || ' ' || (needs_reconnect IS NULL) FROM accounting_connection"), "1 true");
@@ -252,6 +253,8 @@ TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChan
   EXPECT_EQ(status["lastSync"]["entityType"], "accounting");
   EXPECT_EQ(status["lastSync"]["kind"], "full");
   EXPECT_EQ(status["lastSync"]["status"], "succeeded");
+  // Every call of the run moved the accounting integration's health row.
+  EXPECT_TRUE(health_shows("accounting", "calls > 0 AND last_success_at IS NOT NULL"));
 
   // Field by field, one partly paid invoice.
   json invoice;
