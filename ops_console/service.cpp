@@ -54,11 +54,12 @@ void follow_integration_changes(core::app::Context& ctx, std::shared_ptr<integra
 // The PSA's client, sync and schedule, when the PSA is configured; the webhook intake always
 // (without a client it applies what the callouts carry and cannot fetch what the copy lacks).
 void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
-                 std::shared_ptr<integrations::Registry> registry, const psa::PsaSettings& settings) {
+                 std::shared_ptr<integrations::Registry> registry, const psa::PsaSettings& settings,
+                 const integrations::Health& health) {
   std::shared_ptr<psa::AutotaskClient> client;
   std::shared_ptr<psa::PsaSync> sync;
   if (settings.configured()) {
-    client = std::make_shared<psa::AutotaskClient>(ctx.executor, settings);
+    client = std::make_shared<psa::AutotaskClient>(ctx.executor, settings, health);
     sync = std::make_shared<psa::PsaSync>(ctx.db, ctx.executor, client, settings);
     // The schedule skips a run while the integration is switched off or another run holds the lock.
     auto schedule = core::async::Schedule::start(
@@ -76,11 +77,11 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
 // without it, the sync route says 503).
 void install_distributor(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                          std::shared_ptr<integrations::Registry> registry,
-                         const distributor::DistributorSettings& settings) {
+                         const distributor::DistributorSettings& settings, const integrations::Health& health) {
   std::shared_ptr<distributor::DistributorSync> sync;
   if (settings.configured())
     sync = std::make_shared<distributor::DistributorSync>(
-        ctx.db, ctx.executor, std::make_shared<distributor::Pax8Client>(ctx.executor, settings));
+        ctx.db, ctx.executor, std::make_shared<distributor::Pax8Client>(ctx.executor, settings, health));
   install_distributor_routes(ctx, id, std::move(registry), std::move(sync));
 }
 
@@ -88,12 +89,12 @@ void install_distributor(core::app::Context& ctx, std::shared_ptr<identity::Iden
 // summary answer from the copy, the others say 503).
 void install_accounting(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                         std::shared_ptr<integrations::Registry> registry,
-                        const accounting::AccountingSettings& settings) {
+                        const accounting::AccountingSettings& settings, const integrations::Health& health) {
   std::shared_ptr<accounting::AccountingConnection> connection;
   std::shared_ptr<accounting::AccountingSync> sync;
   if (settings.configured()) {
     connection = std::make_shared<accounting::AccountingConnection>(
-        ctx.db, std::make_shared<accounting::XeroClient>(ctx.executor, settings));
+        ctx.db, std::make_shared<accounting::XeroClient>(ctx.executor, settings, health));
     sync = std::make_shared<accounting::AccountingSync>(ctx.db, ctx.executor, connection);
   }
   install_accounting_routes(ctx, id, std::move(registry), std::move(connection), std::move(sync));
@@ -162,10 +163,11 @@ void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity
 // The analyzer's routes always; its workers when a model is configured and this instance runs any.
 void install_analyzer(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                       const analyzer::AnalyzerSettings& settings, const core::llm::LlmSettings& llm,
-                      std::shared_ptr<core::graph::GraphClient> graph) {
+                      std::shared_ptr<core::graph::GraphClient> graph, const integrations::Health& health) {
   auto wiring = std::make_shared<AnalyzerWiring>();
   wiring->settings = settings;
-  if (llm.configured()) wiring->llm = std::make_shared<core::llm::ChatClient>(ctx.executor, llm);
+  if (llm.configured())  // the analyzer's and the phishing classification's model calls
+    wiring->llm = std::make_shared<core::llm::ChatClient>(ctx.executor, llm, health.outcome("analyzer"));
   wiring->graph = std::move(graph);
   if (wiring->llm && settings.workers > 0)
     analyzer::Workers::start(ctx, std::make_shared<analyzer::Pipeline>(ctx.db, wiring->llm, settings), settings);
@@ -221,24 +223,27 @@ const core::app::ServiceDefinition& definition() {
           install_event_key_routes(ctx, id);
           auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
           install_notification_routes(ctx, id, notifier);
-          install_psa(ctx, id, registry, psa_settings);
+          // Every client's call outcomes, for the integration-health dashboard: one recorder.
+          const integrations::Health health(ctx.db, ctx.executor);
+          install_psa(ctx, id, registry, psa_settings, health);
           install_tag_routes(ctx, id);
           auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
           ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
           install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
           install_agent_instance_routes(ctx, id, notify_settings);
-          install_distributor(ctx, id, registry, distributor_settings);
-          install_accounting(ctx, id, registry, accounting_settings);
-          const integrations::Health health(ctx.db, ctx.executor);  // every client's call outcomes
+          install_distributor(ctx, id, registry, distributor_settings, health);
+          install_accounting(ctx, id, registry, accounting_settings, health);
           // One Graph client for every area that reaches Microsoft 365 (mail-security remediation, the
-          // analyzer's shares, the directory): one token cache, one in-flight limit per mailbox.
+          // analyzer's shares, the directory): one token cache, one in-flight limit per mailbox. Its mail
+          // calls are recorded as the mail platform's; the directory's callers record theirs.
           std::shared_ptr<core::graph::GraphClient> graph_client;
           if (graph_settings.missing().empty())
-            graph_client = std::make_shared<core::graph::GraphClient>(ctx.executor, graph_settings);
+            graph_client = std::make_shared<core::graph::GraphClient>(ctx.executor, graph_settings,
+                                                                      health.outcome("mailplatform"));
           auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
           install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
-          install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client);
+          install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
           install_dashboard_routes(ctx, id, registry, clock);
           install_mobile_routes(ctx, id, registry, clock);
           install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, graph_client,

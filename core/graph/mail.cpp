@@ -109,8 +109,8 @@ MailMessage parse_message(const json& item) {
   return m;
 }
 
-GraphClient::GraphClient(boost::asio::any_io_executor executor, GraphSettings settings)
-    : settings_(std::move(settings)), http_(std::move(executor), settings_.http) {}
+GraphClient::GraphClient(boost::asio::any_io_executor executor, GraphSettings settings, core::http::Outcome outcome)
+    : settings_(std::move(settings)), http_(std::move(executor), settings_.http), outcome_(std::move(outcome)) {}
 
 std::string GraphClient::user_url(const std::string& mailbox) const {
   return settings_.base_url + "/v1.0/users/" + core::url_encode(mailbox);
@@ -194,10 +194,13 @@ awaitable<OutboundResponse> GraphClient::call(const std::string& mailbox, Outbou
   request.headers.emplace_back("Prefer", "outlook.body-content-type=\"text\"");
   request.headers.emplace_back("Accept", "application/json");
   if (!request.body.empty()) request.headers.emplace_back("Content-Type", "application/json");
-  const std::string what = request.method + " " + request.url.substr(0, request.url.find('?'));
-  auto res = co_await authorized(std::move(request));
-  if (!res.ok()) throw error_from(res, what);
-  co_return res;
+  // The request alone is observed (not the wait for the mailbox's slot).
+  co_return co_await core::http::observed<OutboundResponse>(outcome_, [&]() -> awaitable<OutboundResponse> {
+    const std::string what = request.method + " " + request.url.substr(0, request.url.find('?'));
+    auto res = co_await authorized(std::move(request));
+    if (!res.ok()) throw error_from(res, what);
+    co_return res;
+  });
 }
 
 awaitable<std::vector<MailMessage>> GraphClient::list(const std::string& mailbox, std::string url, std::size_t limit) {

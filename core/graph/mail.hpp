@@ -16,9 +16,15 @@
 //
 // The directory and usage-report calls (core/graph/directory.hpp) go through the same client with
 // authorized(), so one token cache serves both.
+//
+// `outcome` (optional, core/http/outcome.hpp) hears of every mail API call above, one call per
+// request (a page of a list is one), its token request included: a failure by the GraphError's
+// message, which names no token or secret. ops-console records it as the mail platform's
+// integration health; the directory's callers record theirs themselves.
 #include "core/async/semaphore.hpp"
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
+#include "core/http/outcome.hpp"
 #include "core/util/time.hpp"
 
 #include <map>
@@ -82,7 +88,7 @@ struct OutgoingMail {
 
 class GraphClient {
  public:
-  GraphClient(boost::asio::any_io_executor executor, GraphSettings settings);
+  GraphClient(boost::asio::any_io_executor executor, GraphSettings settings, core::http::Outcome outcome = {});
 
   // Unread messages of the mailbox's Inbox received at or after `since`, every page.
   boost::asio::awaitable<std::vector<MailMessage>> unread_inbox(std::string mailbox, core::Timestamp since);
@@ -125,6 +131,7 @@ class GraphClient {
 
   GraphSettings settings_;
   core::http::Client http_;
+  core::http::Outcome outcome_;
   core::async::Semaphore token_refresh_{1};
   std::mutex mutex_;  // guards the members below
   std::string token_;

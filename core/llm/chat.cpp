@@ -49,11 +49,17 @@ LlmSettings read_llm_settings(core::config::Reader& env) {
   return s;
 }
 
-ChatClient::ChatClient(boost::asio::any_io_executor executor, LlmSettings settings)
+ChatClient::ChatClient(boost::asio::any_io_executor executor, LlmSettings settings, core::http::Outcome outcome)
     : settings_(std::move(settings)),
-      http_(std::move(executor), core::http::ClientOptions{.total_timeout = settings_.timeout}) {}
+      http_(std::move(executor), core::http::ClientOptions{.total_timeout = settings_.timeout}),
+      outcome_(std::move(outcome)) {}
 
+// One logical call, whatever its rounds (json_schema refused, then json_object): one outcome.
 awaitable<ChatReply> ChatClient::complete(ChatRequest request) {
+  co_return co_await core::http::observed<ChatReply>(outcome_, [&] { return exchange(std::move(request)); });
+}
+
+awaitable<ChatReply> ChatClient::exchange(ChatRequest request) {
   const std::string model = request.model.empty() ? settings_.model : request.model;
   for (int round = 0; round < 2; ++round) {
     const bool schema = !json_schema_refused_.load();

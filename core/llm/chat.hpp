@@ -13,9 +13,12 @@
 // that rejects `json_schema` (400/422 naming response_format) is asked again with `json_object`,
 // and from then on only with that. The reply is validated whatever the server promised. 429 and
 // 5xx are retried after Retry-After (not a 429 `insufficient_quota`). Everything else throws
-// LlmError, whose message names no key.
+// LlmError, whose message names no key. `outcome` (optional, core/http/outcome.hpp) hears of
+// every complete(), a failure by that message; ops-console records it as the analyzer's
+// integration health.
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
+#include "core/http/outcome.hpp"
 #include "core/llm/reply.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -61,7 +64,7 @@ struct ChatReply {
 
 class ChatClient {
  public:
-  ChatClient(boost::asio::any_io_executor executor, LlmSettings settings);
+  ChatClient(boost::asio::any_io_executor executor, LlmSettings settings, core::http::Outcome outcome = {});
   boost::asio::awaitable<ChatReply> complete(ChatRequest request);
   const LlmSettings& settings() const { return settings_; }
 
@@ -69,6 +72,9 @@ class ChatClient {
   LlmSettings settings_;
   core::http::Client http_;
   std::atomic<bool> json_schema_refused_{false};
+  core::http::Outcome outcome_;
+
+  boost::asio::awaitable<ChatReply> exchange(ChatRequest request);
 };
 
 // A random marker for the boundaries around untrusted text in a prompt.

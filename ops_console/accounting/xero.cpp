@@ -59,12 +59,13 @@ AccountingSettings read_accounting_settings(core::config::Reader& env) {
   return s;
 }
 
-XeroClient::XeroClient(boost::asio::any_io_executor executor, AccountingSettings settings)
+XeroClient::XeroClient(boost::asio::any_io_executor executor, AccountingSettings settings, integrations::Health health)
     : settings_(std::move(settings)),
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}) {}
+                                  .user_agent = "msp-ops-console/0.1"}),
+      health_(std::move(health)) {}
 
 std::string XeroClient::authorize_url(std::string_view state, std::string_view challenge) const {
   const char separator = settings_.authorize_url.find('?') == std::string::npos ? '?' : '&';
@@ -84,36 +85,38 @@ awaitable<core::http::OutboundResponse> XeroClient::send(core::http::OutboundReq
 
 // The token endpoint: the client authenticates with HTTP Basic, the grant is a form.
 awaitable<TokenSet> XeroClient::token_call(std::string form, const char* what) {
-  core::http::OutboundRequest req{
-      .method = "POST",
-      .url = settings_.token_url,
-      .headers = {{"Authorization", "Basic " + core::base64(settings_.client_id + ":" + settings_.client_secret)},
-                  {"Content-Type", "application/x-www-form-urlencoded"},
-                  {"Accept", "application/json"}},
-      .body = std::move(form),
-      // A redeemed code or a used refresh token is spent once Xero has answered: only a request
-      // that got no answer at all is sent again (the refresh grace period covers it).
-      .retry_transport_errors = true,
-      .retry_status = [](int status) { return status == 429 || status == 503; }};
-  const auto res = co_await send(std::move(req), what);
-  const auto body = json::parse(res.body, nullptr, false);
-  if (res.status == 400 && body.is_object() && body.value("error", "") == "invalid_grant")
-    throw GrantRefused(std::string("the accounting system refused the ") + what + " (invalid_grant)");
-  if (!res.ok())
-    throw AccountingError(std::string("the accounting system refused the ") + what + ": " + reason_of(res));
-  if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string())
-    throw AccountingError(std::string("the accounting system's answer to the ") + what + " has no access_token");
-  TokenSet t;
-  t.access_token = body["access_token"].get<std::string>();
-  if (body.contains("refresh_token") && body["refresh_token"].is_string())
-    t.refresh_token = body["refresh_token"].get<std::string>();
-  if (body.contains("expires_in") && body["expires_in"].is_number_integer())
-    t.expires_in = std::chrono::seconds(body["expires_in"].get<std::int64_t>());
-  t.auth_event_id = jwt_claim(t.access_token, "authentication_event_id").value_or("");
-  if (t.refresh_token.empty())
-    throw AccountingError(std::string("the accounting system's answer to the ") + what +
-                          " has no refresh_token (is offline_access among ACCOUNTING_SCOPES?)");
-  co_return t;
+  co_return co_await health_.observe<TokenSet>("accounting", [&]() -> awaitable<TokenSet> {
+    core::http::OutboundRequest req{
+        .method = "POST",
+        .url = settings_.token_url,
+        .headers = {{"Authorization", "Basic " + core::base64(settings_.client_id + ":" + settings_.client_secret)},
+                    {"Content-Type", "application/x-www-form-urlencoded"},
+                    {"Accept", "application/json"}},
+        .body = std::move(form),
+        // A redeemed code or a used refresh token is spent once Xero has answered: only a request
+        // that got no answer at all is sent again (the refresh grace period covers it).
+        .retry_transport_errors = true,
+        .retry_status = [](int status) { return status == 429 || status == 503; }};
+    const auto res = co_await send(std::move(req), what);
+    const auto body = json::parse(res.body, nullptr, false);
+    if (res.status == 400 && body.is_object() && body.value("error", "") == "invalid_grant")
+      throw GrantRefused(std::string("the accounting system refused the ") + what + " (invalid_grant)");
+    if (!res.ok())
+      throw AccountingError(std::string("the accounting system refused the ") + what + ": " + reason_of(res));
+    if (!body.is_object() || !body.contains("access_token") || !body["access_token"].is_string())
+      throw AccountingError(std::string("the accounting system's answer to the ") + what + " has no access_token");
+    TokenSet t;
+    t.access_token = body["access_token"].get<std::string>();
+    if (body.contains("refresh_token") && body["refresh_token"].is_string())
+      t.refresh_token = body["refresh_token"].get<std::string>();
+    if (body.contains("expires_in") && body["expires_in"].is_number_integer())
+      t.expires_in = std::chrono::seconds(body["expires_in"].get<std::int64_t>());
+    t.auth_event_id = jwt_claim(t.access_token, "authentication_event_id").value_or("");
+    if (t.refresh_token.empty())
+      throw AccountingError(std::string("the accounting system's answer to the ") + what +
+                            " has no refresh_token (is offline_access among ACCOUNTING_SCOPES?)");
+    co_return t;
+  });
 }
 
 awaitable<TokenSet> XeroClient::redeem_code(std::string code, std::string verifier) {
@@ -129,47 +132,53 @@ awaitable<TokenSet> XeroClient::refresh(std::string refresh_token) {
 }
 
 awaitable<json> XeroClient::connections(std::string access_token, std::string auth_event_id) {
-  const std::string query = auth_event_id.empty() ? "" : "?authEventId=" + core::url_encode(auth_event_id);
-  const auto res =
-      co_await send({.method = "GET",
-                     .url = settings_.api_url + "/connections" + query,
-                     .headers = {{"Authorization", "Bearer " + access_token}, {"Accept", "application/json"}},
-                     .retry_status = retry_throttled},
-                    "connections");
-  if (res.status == 401) throw TokenRejected("the accounting system refused the access token (connections)");
-  if (!res.ok()) throw AccountingError("the accounting system refused the connections list: " + reason_of(res));
-  auto body = json::parse(res.body, nullptr, false);
-  if (!body.is_array()) throw AccountingError("the accounting system's connections list is not an array");
-  co_return body;
+  co_return co_await health_.observe<json>("accounting", [&]() -> awaitable<json> {
+    const std::string query = auth_event_id.empty() ? "" : "?authEventId=" + core::url_encode(auth_event_id);
+    const auto res =
+        co_await send({.method = "GET",
+                       .url = settings_.api_url + "/connections" + query,
+                       .headers = {{"Authorization", "Bearer " + access_token}, {"Accept", "application/json"}},
+                       .retry_status = retry_throttled},
+                      "connections");
+    if (res.status == 401) throw TokenRejected("the accounting system refused the access token (connections)");
+    if (!res.ok()) throw AccountingError("the accounting system refused the connections list: " + reason_of(res));
+    auto body = json::parse(res.body, nullptr, false);
+    if (!body.is_array()) throw AccountingError("the accounting system's connections list is not an array");
+    co_return body;
+  });
 }
 
 awaitable<bool> XeroClient::remove_connection(std::string access_token, std::string connection_id) {
-  const auto res = co_await send({.method = "DELETE",
-                                  .url = settings_.api_url + "/connections/" + core::url_encode(connection_id),
-                                  .headers = {{"Authorization", "Bearer " + access_token}},
-                                  .retry_transport_errors = true,
-                                  .retry_status = retry_throttled},
-                                 "disconnect");
-  if (res.status == 404) co_return false;
-  if (res.status == 401) throw TokenRejected("the accounting system refused the access token (disconnect)");
-  if (!res.ok()) throw AccountingError("the accounting system refused the disconnect: " + reason_of(res));
-  co_return true;
+  co_return co_await health_.observe<bool>("accounting", [&]() -> awaitable<bool> {
+    const auto res = co_await send({.method = "DELETE",
+                                    .url = settings_.api_url + "/connections/" + core::url_encode(connection_id),
+                                    .headers = {{"Authorization", "Bearer " + access_token}},
+                                    .retry_transport_errors = true,
+                                    .retry_status = retry_throttled},
+                                   "disconnect");
+    if (res.status == 404) co_return false;
+    if (res.status == 401) throw TokenRejected("the accounting system refused the access token (disconnect)");
+    if (!res.ok()) throw AccountingError("the accounting system refused the disconnect: " + reason_of(res));
+    co_return true;
+  });
 }
 
 awaitable<std::string> XeroClient::get(std::string access_token, std::string tenant_id, std::string path_and_query,
                                        std::string modified_since) {
-  const std::string path = path_and_query.substr(0, path_and_query.find('?'));
-  core::http::OutboundRequest req{.method = "GET",
-                                  .url = settings_.api_url + "/api.xro/2.0/" + path_and_query,
-                                  .headers = {{"Authorization", "Bearer " + access_token},
-                                              {"xero-tenant-id", tenant_id},
-                                              {"Accept", "application/json"}},
-                                  .retry_status = retry_throttled};
-  if (!modified_since.empty()) req.headers.push_back({"If-Modified-Since", modified_since});
-  const auto res = co_await send(std::move(req), path);
-  if (res.status == 401) throw TokenRejected("the accounting system refused the access token (" + path + ")");
-  if (!res.ok()) throw AccountingError("the accounting system refused " + path + ": " + reason_of(res));
-  co_return res.body;
+  co_return co_await health_.observe<std::string>("accounting", [&]() -> awaitable<std::string> {
+    const std::string path = path_and_query.substr(0, path_and_query.find('?'));
+    core::http::OutboundRequest req{.method = "GET",
+                                    .url = settings_.api_url + "/api.xro/2.0/" + path_and_query,
+                                    .headers = {{"Authorization", "Bearer " + access_token},
+                                                {"xero-tenant-id", tenant_id},
+                                                {"Accept", "application/json"}},
+                                    .retry_status = retry_throttled};
+    if (!modified_since.empty()) req.headers.push_back({"If-Modified-Since", modified_since});
+    const auto res = co_await send(std::move(req), path);
+    if (res.status == 401) throw TokenRejected("the accounting system refused the access token (" + path + ")");
+    if (!res.ok()) throw AccountingError("the accounting system refused " + path + ": " + reason_of(res));
+    co_return res.body;
+  });
 }
 
 }  // namespace ops_console::accounting

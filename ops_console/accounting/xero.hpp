@@ -3,7 +3,7 @@
 // identity service (authorization code with PKCE, refresh) and its API (connections, and the
 // Accounting API's lists). It holds no token: the connection (connection.hpp) keeps them.
 //
-//   XeroClient xero(executor, settings);
+//   XeroClient xero(executor, settings, health);
 //   TokenSet t = co_await xero.redeem_code(code, verifier);      // after the consent's redirect
 //   TokenSet u = co_await xero.refresh(t.refresh_token);         // a new refresh token every time
 //   json tenants = co_await xero.connections(u.access_token, u.auth_event_id);
@@ -13,12 +13,15 @@
 // xero-tenant-id. 429 (Xero's per-minute and daily limits) and 5xx are retried honouring
 // Retry-After (core::http::Client). What fails throws AccountingError (a Problem 502), whose
 // detail names no token or secret; a code or refresh token Xero refuses throws GrantRefused, an
-// access token it refuses TokenRejected.
+// access token it refuses TokenRejected. Every call's outcome (each token redemption and refresh,
+// each API request) is recorded for the integration-health dashboard (integration key
+// "accounting"), a failure by that detail.
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
 #include "core/util/secret_box.hpp"
 #include "ops_console/accounting/oauth.hpp"
+#include "ops_console/integrations/health.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -77,7 +80,7 @@ inline constexpr int kPageSize = 100;  // what Xero answers per page of Invoices
 
 class XeroClient {
  public:
-  XeroClient(boost::asio::any_io_executor executor, AccountingSettings settings);
+  XeroClient(boost::asio::any_io_executor executor, AccountingSettings settings, integrations::Health health);
 
   const AccountingSettings& settings() const { return settings_; }
 
@@ -103,6 +106,7 @@ class XeroClient {
 
   AccountingSettings settings_;
   core::http::Client http_;
+  integrations::Health health_;
 };
 
 }  // namespace ops_console::accounting

@@ -37,13 +37,14 @@ DistributorSettings read_distributor_settings(core::config::Reader& env) {
   return s;
 }
 
-Pax8Client::Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings)
+Pax8Client::Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings, integrations::Health health)
     : settings_(std::move(settings)),
       executor_(executor),
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}) {}
+                                  .user_agent = "msp-ops-console/0.1"}),
+      health_(std::move(health)) {}
 
 awaitable<std::string> Pax8Client::token() {
   co_return co_await tokens_.get([this]() -> awaitable<core::http::TokenCache::Issued> {
@@ -72,14 +73,18 @@ awaitable<std::string> Pax8Client::token() {
   });
 }
 
-awaitable<json> Pax8Client::call(std::string path_and_query, bool fresh_token) {
+awaitable<json> Pax8Client::call(std::string path_and_query) {
   const std::string path = path_and_query.substr(0, path_and_query.find('?'));
-  auto body = json::parse(co_await call_raw(std::move(path_and_query), fresh_token), nullptr, false);
+  auto body = json::parse(co_await call_raw(std::move(path_and_query)), nullptr, false);
   if (body.is_discarded()) throw DistributorError("the distributor answered " + path + " with a body that is not JSON");
   co_return body;
 }
 
-awaitable<std::string> Pax8Client::call_raw(std::string path_and_query, bool fresh_token) {
+awaitable<std::string> Pax8Client::call_raw(std::string path_and_query) {
+  co_return co_await health_.observe<std::string>("distributor", [&] { return attempt(path_and_query, false); });
+}
+
+awaitable<std::string> Pax8Client::attempt(std::string path_and_query, bool fresh_token) {
   if (fresh_token) tokens_.drop();
   const std::string bearer = co_await token();
   const std::string path = path_and_query.substr(0, path_and_query.find('?'));
@@ -93,7 +98,7 @@ awaitable<std::string> Pax8Client::call_raw(std::string path_and_query, bool fre
   } catch (const core::http::TransportError& e) {
     throw DistributorError("the distributor could not be reached (" + path + "): " + e.what());
   }
-  if (res.status == 401 && !fresh_token) co_return co_await call_raw(std::move(path_and_query), true);
+  if (res.status == 401 && !fresh_token) co_return co_await attempt(std::move(path_and_query), true);
   if (!res.ok()) throw DistributorError("the distributor refused " + path + ": " + reason_of(res));
   co_return std::move(res.body);
 }
@@ -105,7 +110,7 @@ awaitable<void> Pax8Client::each_page(std::string path, std::map<std::string, st
   for (const auto& [k, v] : query) filters += "&" + core::url_encode(k) + "=" + core::url_encode(v);
   const auto fetch = [this, path, filters](int number) -> awaitable<json> {
     json body =
-        co_await call(path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) + filters, false);
+        co_await call(path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) + filters);
     if (!body.contains("content") || !body["content"].is_array())
       throw DistributorError("the distributor answered " + path + " without content");
     co_return body;
@@ -132,8 +137,8 @@ awaitable<void> Pax8Client::each_raw_page(std::string path, std::map<std::string
   std::string filters;
   for (const auto& [k, v] : query) filters += "&" + core::url_encode(k) + "=" + core::url_encode(v);
   const auto fetch = [this, path, filters](int number) -> awaitable<std::string> {
-    co_return co_await call_raw(
-        path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) + filters, false);
+    co_return co_await call_raw(path + "?page=" + std::to_string(number) + "&size=" + std::to_string(kPageSize) +
+                                filters);
   };
   std::string current = co_await fetch(0);
   RawPageSeen seen{};

@@ -1,7 +1,7 @@
 #pragma once
 // The client of the distributor, Pax8's partner API (../shared/vendors.md, "Distributor: Pax8").
 //
-//   Pax8Client pax8(executor, settings);
+//   Pax8Client pax8(executor, settings, health);
 //   co_await pax8.each_page("/v1/companies", {}, [&](json content) -> awaitable<void> { ... });
 //   co_await pax8.each_raw_page("/v1/companies", {}, [&](std::string body) -> awaitable<RawPageSeen> { ... });
 //
@@ -11,12 +11,15 @@
 // 200 (Pax8's largest `size`), from page 0 to the last of `page.totalPages`, the next page
 // fetched while the caller handles the current one (one page at a time is handled, in order). 429 and 5xx are
 // retried honouring Retry-After (core::http::Client). What fails throws DistributorError, whose
-// message names no credential.
+// message names no credential. Every request's outcome (its token's included, and the one retry
+// after a 401 within it) is recorded for the integration-health dashboard (integration key
+// "distributor"), a failure by that message.
 #include "core/async/semaphore.hpp"
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
 #include "core/http/token_cache.hpp"
+#include "ops_console/integrations/health.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -58,7 +61,7 @@ class Pax8Client {
  public:
   using Page = std::function<boost::asio::awaitable<void>(nlohmann::json content)>;
 
-  Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings);
+  Pax8Client(boost::asio::any_io_executor executor, DistributorSettings settings, integrations::Health health);
 
   // Every page of a list, in order; `query` adds filters (companyId, status, ...).
   boost::asio::awaitable<void> each_page(std::string path, std::map<std::string, std::string> query, Page page);
@@ -73,13 +76,16 @@ class Pax8Client {
 
  private:
   boost::asio::awaitable<std::string> token();
-  boost::asio::awaitable<nlohmann::json> call(std::string path_and_query, bool fresh_token);
-  boost::asio::awaitable<std::string> call_raw(std::string path_and_query, bool fresh_token);
+  boost::asio::awaitable<nlohmann::json> call(std::string path_and_query);
+  // One request, recorded as one call: attempt(), and again with a new token after a 401.
+  boost::asio::awaitable<std::string> call_raw(std::string path_and_query);
+  boost::asio::awaitable<std::string> attempt(std::string path_and_query, bool fresh_token);
 
   DistributorSettings settings_;
   boost::asio::any_io_executor executor_;
   core::http::Client http_;
   core::http::TokenCache tokens_;
+  integrations::Health health_;
 };
 
 }  // namespace ops_console::distributor

@@ -80,7 +80,7 @@ struct Health::State : std::enable_shared_from_this<State> {
 Health::Health(core::db::Pool& db, boost::asio::any_io_executor executor)
     : state_(std::make_shared<State>(db, std::move(executor))) {}
 
-void Health::record(const std::string& key, clock::time_point started, std::optional<std::string> error) {
+void Health::record(const std::string& key, clock::time_point started, std::optional<std::string> error) const {
   const auto latency = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started).count();
   const std::string at = core::format_rfc3339(core::now());
   std::lock_guard lock(state_->mutex);

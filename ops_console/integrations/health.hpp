@@ -9,6 +9,7 @@
 //   health.record("mfa", started, std::nullopt);      // a success
 //   health.record("mfa", started, "HTTP 503: ...");   // a failure and its error
 //   json j = co_await health.observe<json>("mfa", [&] { return client.get(...); });   // the same, around a call
+//   GraphClient graph(executor, settings, health.outcome("mailplatform"));  // a core client's every call
 //
 // record() does not wait for the database: outcomes are gathered per integration and written by
 // one statement in the background, the calls that arrive while it runs by the next (a call is
@@ -16,12 +17,12 @@
 // commits). A write that fails is logged and dropped: the health rows are a view of the calls,
 // never a reason for one to fail.
 #include "core/db/pool.hpp"
+#include "core/http/outcome.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -35,25 +36,21 @@ class Health {
   Health(core::db::Pool& db, boost::asio::any_io_executor executor);
 
   // `error`: nullopt for a success; else what failed, in words that carry no secret.
-  void record(const std::string& key, clock::time_point started, std::optional<std::string> error);
+  void record(const std::string& key, clock::time_point started, std::optional<std::string> error) const;
 
   // Runs `call`, records its outcome (a failure by the exception's what(), which the clients keep
   // free of secrets), and answers or rethrows as it did.
   template <class T>
-  boost::asio::awaitable<T> observe(std::string key, std::function<boost::asio::awaitable<T>()> call) {
-    const auto started = clock::now();
-    std::exception_ptr failure;
-    std::string error;
-    try {
-      T value = co_await call();
-      record(key, started, std::nullopt);
-      co_return value;
-    } catch (const std::exception& e) {
-      failure = std::current_exception();
-      error = e.what();
-    }
-    record(key, started, std::move(error));
-    std::rethrow_exception(failure);
+  boost::asio::awaitable<T> observe(std::string key, std::function<boost::asio::awaitable<T>()> call) const {
+    return core::http::observed<T>(outcome(std::move(key)), std::move(call));
+  }
+
+  // record() for `key`, as a core client's outcome callback (core/http/outcome.hpp): how the Graph
+  // and model clients, shared with mail-triage, report their calls here.
+  core::http::Outcome outcome(std::string key) const {
+    return [health = *this, key = std::move(key)](clock::time_point started, std::optional<std::string> error) {
+      health.record(key, started, std::move(error));
+    };
   }
 
  private:

@@ -95,12 +95,14 @@ struct AutotaskClient::State {
   mutable std::mutex mutex;
   std::map<std::string, std::unique_ptr<core::async::Semaphore>> endpoints;
   RequestBudget budget;
+  integrations::Health health;
 
-  State(boost::asio::any_io_executor executor, PsaSettings s)
+  State(boost::asio::any_io_executor executor, PsaSettings s, integrations::Health h)
       : settings(std::move(s)),
         origin(origin_of(settings.base_url)),
         http(std::move(executor), {.total_timeout = settings.timeout, .max_retries = 4}),
-        budget(static_cast<std::size_t>(settings.requests_per_hour)) {}
+        budget(static_cast<std::size_t>(settings.requests_per_hour)),
+        health(std::move(h)) {}
 
   core::async::Semaphore& endpoint(const std::string& name) {
     std::lock_guard lock(mutex);
@@ -116,8 +118,8 @@ struct AutotaskClient::State {
   }
 };
 
-AutotaskClient::AutotaskClient(boost::asio::any_io_executor executor, PsaSettings settings)
-    : state_(std::make_shared<State>(std::move(executor), std::move(settings))) {}
+AutotaskClient::AutotaskClient(boost::asio::any_io_executor executor, PsaSettings settings, integrations::Health health)
+    : state_(std::make_shared<State>(std::move(executor), std::move(settings), std::move(health))) {}
 
 AutotaskClient::~AutotaskClient() = default;
 
@@ -130,27 +132,30 @@ awaitable<json> AutotaskClient::call(std::string endpoint, std::string method, s
   auto permit = co_await state->endpoint(endpoint).acquire();
   for (auto wait = state->take_budget(); wait.count() > 0; wait = state->take_budget())
     co_await core::async::sleep_for(std::chrono::duration_cast<std::chrono::milliseconds>(wait));
-  core::http::OutboundRequest request{.method = std::move(method),
-                                      .url = std::move(url),
-                                      .headers = {{"ApiIntegrationCode", state->settings.integration_code},
-                                                  {"UserName", state->settings.username},
-                                                  {"Secret", state->settings.secret},
-                                                  {"Accept", "application/json"},
-                                                  {"Content-Type", "application/json"}},
-                                      .body = std::move(body),
-                                      .retry_transport_errors = true};  // reads, even when POSTed
-  core::http::OutboundResponse res;
-  try {
-    res = co_await state->http.send(std::move(request));
-  } catch (const core::http::TransportError& e) {
-    throw failure("the PSA could not be reached (" + endpoint + "): " + e.what(), 0);
-  }
-  if (res.status == 404) co_return json(nullptr);
-  if (!res.ok()) throw failure("the PSA refused " + endpoint + ": " + psa_reason(res), res.status);
-  auto parsed = json::parse(res.body, nullptr, false);
-  if (parsed.is_discarded())
-    throw failure("the PSA answered " + endpoint + " with a body that is not JSON", res.status);
-  co_return parsed;
+  // The request alone is recorded (not the waits for a slot and the budget): its outcome and latency.
+  co_return co_await state->health.observe<json>("psa", [&]() -> awaitable<json> {
+    core::http::OutboundRequest request{.method = std::move(method),
+                                        .url = std::move(url),
+                                        .headers = {{"ApiIntegrationCode", state->settings.integration_code},
+                                                    {"UserName", state->settings.username},
+                                                    {"Secret", state->settings.secret},
+                                                    {"Accept", "application/json"},
+                                                    {"Content-Type", "application/json"}},
+                                        .body = std::move(body),
+                                        .retry_transport_errors = true};  // reads, even when POSTed
+    core::http::OutboundResponse res;
+    try {
+      res = co_await state->http.send(std::move(request));
+    } catch (const core::http::TransportError& e) {
+      throw failure("the PSA could not be reached (" + endpoint + "): " + e.what(), 0);
+    }
+    if (res.status == 404) co_return json(nullptr);
+    if (!res.ok()) throw failure("the PSA refused " + endpoint + ": " + psa_reason(res), res.status);
+    auto parsed = json::parse(res.body, nullptr, false);
+    if (parsed.is_discarded())
+      throw failure("the PSA answered " + endpoint + " with a body that is not JSON", res.status);
+    co_return parsed;
+  });
 }
 
 awaitable<std::int64_t> AutotaskClient::query_all(std::string entity, json query, PageHandler on_page) {

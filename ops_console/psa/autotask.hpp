@@ -1,7 +1,7 @@
 #pragma once
 // The client of the PSA, Autotask REST (../shared/vendors.md, "PSA: Autotask REST").
 //
-//   AutotaskClient psa(executor, settings);
+//   AutotaskClient psa(executor, settings, health);
 //   co_await psa.query_all("Tickets", filter, [&](json items) -> awaitable<void> { ... });  // every page
 //   auto ticket = co_await psa.get("Tickets", 351182);     // nullopt: the PSA has no such ticket
 //   auto picklists = co_await psa.fields("Tickets");       // entityInformation/fields
@@ -15,10 +15,13 @@
 // allows 10,000 per tenant) by waiting for the oldest request of the hour to age out. 429, 502,
 // 503 and 504 are retried (core::http::Client, honouring Retry-After); a 500 is not, since
 // Autotask answers a query it refuses ("Unable to find X in the Ticket Entity.") with one. What
-// fails throws PsaError with a message fit for a problem or a sync_history row.
+// fails throws PsaError with a message fit for a problem or a sync_history row. Every request's
+// outcome (the sync's, the webhook intake's, the phishing reader's) is recorded for the
+// integration-health dashboard (integration key "psa"), a failure by that message.
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
+#include "ops_console/integrations/health.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -75,7 +78,7 @@ struct TicketAttachment {
 
 class AutotaskClient {
  public:
-  AutotaskClient(boost::asio::any_io_executor executor, PsaSettings settings);
+  AutotaskClient(boost::asio::any_io_executor executor, PsaSettings settings, integrations::Health health);
   ~AutotaskClient();
 
   using PageHandler = std::function<boost::asio::awaitable<void>(nlohmann::json items)>;

@@ -177,15 +177,17 @@ TEST_F(AccountingTest, TwoConcurrentCallersRefreshOnceAndBothUseTheNewToken) {
   const auto settings = ops_console::accounting::read_accounting_settings(reader);
   core::db::Pool first_db(io.executor(), {.conninfo = database.url(), .max_size = 2});
   core::db::Pool second_db(io.executor(), {.conninfo = database.url(), .max_size = 2});
+  const ops_console::integrations::Health health(first_db, io.executor());
   ops_console::accounting::AccountingConnection first(
-      first_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings));
+      first_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings, health));
   ops_console::accounting::AccountingConnection second(
-      second_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings));
+      second_db, std::make_shared<ops_console::accounting::XeroClient>(io.executor(), settings, health));
   auto a = std::async(std::launch::async, [&] { return io.run(first.access()); });
   auto b = std::async(std::launch::async, [&] { return io.run(second.access()); });
   const auto got_a = a.get(), got_b = b.get();
 
   EXPECT_EQ(stat("refreshes") - before, 1);
+  EXPECT_TRUE(health_shows("accounting", "calls > 0 AND last_success_at IS NOT NULL"));  // the refresh, recorded
   EXPECT_EQ(got_a.token, got_b.token);
   EXPECT_EQ(got_a.tenant_id, fakes.xero().options().tenant_id);
   EXPECT_EQ(sql("SELECT refreshes || ' ' || (needs_reconnect IS NULL) FROM accounting_connection"), "1 true");
@@ -251,6 +253,8 @@ TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChan
   EXPECT_EQ(status["lastSync"]["entityType"], "accounting");
   EXPECT_EQ(status["lastSync"]["kind"], "full");
   EXPECT_EQ(status["lastSync"]["status"], "succeeded");
+  // Every call of the run moved the accounting integration's health row.
+  EXPECT_TRUE(health_shows("accounting", "calls > 0 AND last_success_at IS NOT NULL"));
 
   // Field by field, one partly paid invoice.
   json invoice;

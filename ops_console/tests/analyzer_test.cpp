@@ -166,6 +166,8 @@ TEST_F(AnalyzerTest, AnalysesRunThroughTheStagesAndLeaveOnlyTheFeedFields) {
                 "pipeline_executions e, jsonb_array_elements(e.output_data -> 'stages') WITH ORDINALITY AS x(s, ord) "
                 "WHERE e.ticket_id = 101"),
             "gather:succeeded,classify:succeeded,summarise:succeeded");
+  // Every model call moved the analyzer's integration-health row.
+  EXPECT_TRUE(health_shows("analyzer", "calls >= 2 AND failures = 0 AND last_success_at IS NOT NULL"));
   EXPECT_EQ(sql("SELECT bool_and(cost > 0 AND status = 'succeeded' AND (output_data -> 'stages' -> 1 ->> "
                 "'promptTokens')::int > 0) FROM pipeline_executions"),
             "t");

@@ -65,6 +65,12 @@ struct ConsoleTest : ::testing::Test {
     EXPECT_EQ(res.status, 200u) << res.body;
     return token_of(res);
   }
+  // Whether `key`'s integration_health row comes to meet `condition` (SQL over its columns): the
+  // clients' call outcomes are written in the background, after the calls answer.
+  bool health_shows(const std::string& key, const std::string& condition) {
+    return core::testing::eventually(
+        [&] { return sql("SELECT (" + condition + ") FROM integration_health WHERE key = '" + key + "'") == "t"; });
+  }
   // How many times the service has taken a database connection: a refused request takes none.
   std::uint64_t database_work() { return svc->service().db().stats().acquires; }
 };

@@ -74,6 +74,8 @@ TEST_F(DistributorTest, ASyncCopiesTheDistributorAndSoftDeletesWhatItNoLongerRet
   ASSERT_EQ(state["history"].size(), 1u);
   EXPECT_EQ(state["history"][0]["status"], "succeeded");
   EXPECT_EQ(state["history"][0]["entityType"], "distributor");
+  // Every request of the run moved the distributor's integration-health row.
+  EXPECT_TRUE(health_shows("distributor", "calls > 0 AND failures = 0 AND last_success_at IS NOT NULL"));
 
   // Field by field, one subscription.
   const json s = fakes.pax8().rows("subscriptions").front();

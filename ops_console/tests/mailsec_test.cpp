@@ -195,6 +195,10 @@ TEST_F(MailsecTest, RemediationSearchesMovesAndDeletesAndAuditsEveryChange) {
       post("/api/mailsec/mailbox-remediate", {{"action", "delete"}, {"mailbox", kMailbox}, {"messageIds", {ids[2]}}});
   EXPECT_EQ(refused.status, 403u) << refused.body;
   EXPECT_NE(refused.json()["detail"].get<std::string>().find("Mail.ReadWrite"), std::string::npos);
+  // Every Graph call moved the mail platform's integration-health row: the refusal last.
+  EXPECT_TRUE(health_shows("mailplatform",
+                           "calls > 3 AND last_success_at IS NOT NULL AND failures > 0 AND "
+                           "last_error LIKE '%Graph answered 403%'"));
   EXPECT_EQ(
       post("/api/mailsec/mailbox-remediate", {{"action", "search"}, {"mailbox", kMailbox}, {"query", "x"}}).status,
       403u);

@@ -1,7 +1,7 @@
 // The PSA sync against the Autotask fake (issue 17): the full sync equals the fake's data, an
 // incremental sync picks up a change and a deletion, every reconciliation rule and count, one
-// run at a time across two instances, the picklists, and the webhook intake fetching what the
-// copy lacks.
+// run at a time across two instances, the picklists, the webhook intake fetching what the copy
+// lacks, and the PSA's integration-health row that every request moves (issue 31).
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/api/sync.hpp"
@@ -60,6 +60,15 @@ struct PsaSyncTest : ConsoleTest {
         },
         std::chrono::seconds(60)));
     EXPECT_EQ(sql("SELECT count(*) FROM sync_history WHERE status = 'running'"), "0");
+  }
+  // The PSA's row of the integration-health board (null while it has none).
+  json psa_health() {
+    const auto res = call("GET", "/api/dashboard/integration-health", nullptr, admin);
+    EXPECT_EQ(res.status, 200u) << res.body;
+    const json board = res.json();
+    for (const auto& row : board["integrations"])
+      if (row["key"] == "psa") return row;
+    return nullptr;
   }
   std::set<std::string> fake_ids(const std::string& entity) {
     std::set<std::string> ids;
@@ -130,6 +139,59 @@ TEST_F(PsaSyncTest, AFullSyncEqualsTheFakesData) {
   const json stats = fakes.autotask().stats();
   EXPECT_LE(stats["entities"]["Tickets"]["most_in_flight"].get<int>(), 3);
   EXPECT_EQ(stats["refused_threads"], 0);
+}
+
+// Every request of a sync moves the PSA's integration-health row (issue 31).
+TEST_F(PsaSyncTest, ASyncShowsThePsaOkOnTheIntegrationHealthBoard) {
+  seed(10);
+  start_psa();
+  EXPECT_EQ(psa_health()["state"], "unknown");
+  sync();
+  json row;
+  EXPECT_TRUE(core::testing::eventually([&] {  // written in the background
+    row = psa_health();
+    return row["state"] == "ok";
+  })) << row;
+  EXPECT_GT(row["calls"].get<std::int64_t>(), 0);
+  EXPECT_EQ(row["failures"], 0);
+  EXPECT_TRUE(row["lastSuccessAt"].is_string()) << row;
+  EXPECT_TRUE(row["lastFailureAt"].is_null()) << row;
+}
+
+// Credentials the PSA refuses: the sync fails, the PSA's row is failing with the PSA's words (no
+// credential in them), and the mobile dashboard lists it among what needs attention.
+TEST_F(PsaSyncTest, RefusedCredentialsShowThePsaFailingAndNeedingAttention) {
+  constexpr const char* kRefusedSecret = "refused-secret-c27b94";
+  seed(10);
+  auto env = psa_env();
+  env["PSA_SECRET"] = kRefusedSecret;
+  add_user("boss@msp.example", "correct horse battery", true);
+  start(env);
+  admin = sign_in("boss@msp.example", "correct horse battery");
+  sync();
+  EXPECT_NE(sql("SELECT count(*) FROM sync_history WHERE status = 'failed'"), "0");
+
+  json row;
+  EXPECT_TRUE(core::testing::eventually([&] {
+    row = psa_health();
+    return row["state"] == "failing";
+  })) << row;
+  EXPECT_GT(row["failures"].get<std::int64_t>(), 0);
+  ASSERT_TRUE(row["lastError"].is_string()) << row;
+  const std::string error = row["lastError"];
+  EXPECT_NE(error.find("HTTP 401"), std::string::npos) << error;
+  for (const std::string secret : {kRefusedSecret, "sandbox-secret", "sandbox-integration"})
+    EXPECT_EQ(error.find(secret), std::string::npos) << error;
+
+  const auto mobile = call("GET", "/api/mobile/dashboard", nullptr, admin);
+  ASSERT_EQ(mobile.status, 200u) << mobile.body;
+  json listed;
+  const json dashboard = mobile.json();
+  for (const auto& entry : dashboard["needsAttention"])
+    if (entry["kind"] == "integrationFailing" && entry["key"] == "psa") listed = entry;
+  ASSERT_TRUE(listed.is_object()) << mobile.body;
+  EXPECT_EQ(listed["lastError"], error);
+  EXPECT_EQ(mobile.body.find(kRefusedSecret), std::string::npos);
 }
 
 TEST_F(PsaSyncTest, AnIncrementalSyncPicksUpAChangeAndADeletion) {
@@ -299,7 +361,10 @@ TEST_F(PsaSyncTest, TheScheduledRunSkipsWhileTheIntegrationIsOff) {
   core::config::Reader reader(core::config::Environment(env.begin(), env.end()));
   const auto settings = ops_console::psa::read_psa_settings(reader);
   auto sync = std::make_shared<ops_console::psa::PsaSync>(
-      pool, io.executor(), std::make_shared<ops_console::psa::AutotaskClient>(io.executor(), settings), settings);
+      pool, io.executor(),
+      std::make_shared<ops_console::psa::AutotaskClient>(io.executor(), settings,
+                                                         ops_console::integrations::Health(pool, io.executor())),
+      settings);
   io.run(ops_console::scheduled_psa_sync(registry, *sync));
   EXPECT_EQ(sql("SELECT count(*) FROM sync_history"), "0");
 
@@ -319,7 +384,7 @@ TEST_F(PsaSyncTest, ThrottledCallsAreRetried) {
 }
 
 // The PSA's credentials and the webhook secret reach no log line (at debug level), no stored
-// error and no problem: through a sync, retried 429s and 5xx, refused credentials, a refused
+// error (the integration-health row's included) and no problem: through a sync, retried 429s and 5xx, refused credentials, a refused
 // signature, a callout whose row is fetched from the PSA and one whose fetch fails.
 TEST_F(PsaSyncTest, TheCredentialsReachNoLogLineStoredErrorOrProblem) {
   constexpr const char* kWebhookSecret = "webhook-secret-7f3a9c";
@@ -377,7 +442,8 @@ TEST_F(PsaSyncTest, TheCredentialsReachNoLogLineStoredErrorOrProblem) {
   EXPECT_NE(logged.find("psa webhook refused"), std::string::npos);  // the capture saw the service
   EXPECT_NE(logged.find("psa webhook failed"), std::string::npos);
   const std::string stored = sql("SELECT coalesce(string_agg(error, ' '), '') FROM sync_history") + " " +
-                             sql("SELECT coalesce(string_agg(error_message, ' '), '') FROM webhook_events");
+                             sql("SELECT coalesce(string_agg(error_message, ' '), '') FROM webhook_events") + " " +
+                             sql("SELECT coalesce(string_agg(last_error, ' '), '') FROM integration_health");
   for (const std::string secret : {"sandbox-secret", "sandbox-integration", kWebhookSecret, kWrongSecret}) {
     EXPECT_EQ(logged.find(secret), std::string::npos) << secret << " in the log";
     EXPECT_EQ(stored.find(secret), std::string::npos) << secret << " in a stored error";
