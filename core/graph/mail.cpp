@@ -1,5 +1,7 @@
 #include "core/graph/mail.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include "core/util/strings.hpp"
 
 #include <chrono>
@@ -161,6 +163,7 @@ awaitable<std::string> GraphClient::token() {
                                                             : 0;
   if (access.empty() || seconds <= 0)
     throw GraphError(res.status, "InvalidResponse", "token request: no access_token or expires_in in the answer");
+  core::secrets::remember(access);  // masked in every log line from now on
   std::lock_guard lock(mutex_);
   token_ = access;
   token_expires_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);

@@ -11,6 +11,8 @@
 // A token is used until a minute before it expires (half its life when that is shorter).
 #include "core/async/semaphore.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include <boost/asio/awaitable.hpp>
 
 #include <algorithm>
@@ -34,6 +36,7 @@ class TokenCache {
     auto permit = co_await fetching_.acquire();
     if (auto t = cached(); !t.empty()) co_return t;  // another caller fetched it meanwhile
     Issued issued = co_await fetch();
+    core::secrets::remember(issued.token);  // masked in every log line from now on
     std::lock_guard lock(mutex_);
     token_ = std::move(issued.token);
     until_ = std::chrono::steady_clock::now() +

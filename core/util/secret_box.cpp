@@ -1,5 +1,7 @@
 #include "core/util/secret_box.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include <sodium.h>
 
 #include <stdexcept>
@@ -72,6 +74,7 @@ std::optional<std::string> SecretBox::unseal(std::string_view sealed) const {
   if (crypto_secretbox_open_easy(reinterpret_cast<unsigned char*>(out.data()),
                                  bytes->data() + crypto_secretbox_NONCEBYTES, cipher, bytes->data(), key_.data()) != 0)
     return std::nullopt;
+  core::secrets::remember(out);  // what was sealed is secret: masked in every log line (core/util/secrets.hpp)
   return out;
 }
 

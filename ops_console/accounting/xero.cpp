@@ -1,5 +1,7 @@
 #include "ops_console/accounting/xero.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 
@@ -111,6 +113,8 @@ awaitable<TokenSet> XeroClient::token_call(std::string form, const char* what) {
       t.refresh_token = body["refresh_token"].get<std::string>();
     if (body.contains("expires_in") && body["expires_in"].is_number_integer())
       t.expires_in = std::chrono::seconds(body["expires_in"].get<std::int64_t>());
+    core::secrets::remember(t.access_token);  // both masked in every log line from now on
+    core::secrets::remember(t.refresh_token);
     t.auth_event_id = jwt_claim(t.access_token, "authentication_event_id").value_or("");
     if (t.refresh_token.empty())
       throw AccountingError(std::string("the accounting system's answer to the ") + what +

@@ -1,5 +1,7 @@
 #include "ops_console/integrations/health.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include "core/log/log.hpp"
 #include "core/util/time.hpp"
 
@@ -90,7 +92,7 @@ void Health::record(const std::string& key, clock::time_point started, std::opti
   if (error) {
     ++p.failures;
     p.failure = at;
-    p.error = std::move(*error);
+    p.error = core::secrets::quote(*error);  // masked and bounded: the dashboard shows it
   } else {
     p.success = at;
   }

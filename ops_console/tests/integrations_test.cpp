@@ -1,6 +1,9 @@
 // Integration switches (issue 6): the env ∪ database rule, its fallbacks, and the routes.
+#include "ops_console/integrations/health.hpp"
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/tests/console_fixture.hpp"
+
+#include "core/util/secrets.hpp"
 
 namespace {
 
@@ -141,4 +144,25 @@ TEST_F(IntegrationsTest, APatchClearsTheCacheOfEveryInstance) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_TRUE(effective_on_other("rmm"));
   EXPECT_TRUE(effective_on_other("backup"));  // the whole cache was dropped, so the silent write shows too
+}
+
+// An error recorded for the dashboard carries no secret the process holds and is bounded: a vendor
+// that echoes a token obtained a moment ago, or the configured secret, and quotes 240 KB of body
+// (issue 31, part 4).
+TEST_F(IntegrationsTest, ARecordedErrorIsMaskedAndBounded) {
+  core::testing::IoThreads io;
+  core::db::Pool pool(io.executor(), {.conninfo = database.url()});
+  const Health health(pool, io.executor());
+  core::secrets::remember("eyJ0eXAiOiJKV1Qi.an-obtained-token");  // as a client does when it gets one
+  core::config::Reader reader({{"PSA_SECRET", "the-configured-psa-secret"}});
+  (void)reader.secret("PSA_SECRET", "the PSA API user's secret");  // remembered as it is read
+  const std::string echoed =
+      "401: token eyJ0eXAiOiJKV1Qi.an-obtained-token and secret the-configured-psa-secret " + std::string(240'000, 'x');
+  health.record("psa", Health::clock::now(), echoed);
+  ASSERT_TRUE(health_shows("psa", "last_error IS NOT NULL"));
+  const std::string stored = sql("SELECT last_error FROM integration_health WHERE key = 'psa'");
+  EXPECT_EQ(stored.find("an-obtained-token"), std::string::npos) << stored.substr(0, 200);
+  EXPECT_EQ(stored.find("the-configured-psa-secret"), std::string::npos) << stored.substr(0, 200);
+  EXPECT_TRUE(stored.starts_with("401: token [redacted] and secret [redacted] ")) << stored.substr(0, 200);
+  EXPECT_LT(stored.size(), 2200u);
 }
