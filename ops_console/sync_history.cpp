@@ -1,5 +1,7 @@
 #include "ops_console/sync_history.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include <exception>
 
 namespace ops_console {
@@ -46,7 +48,7 @@ boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity
     co_await job(counts);
   } catch (const std::exception& x) {  // the vendor, or the database: recorded if it can be
     failure = std::current_exception();
-    error = x.what();
+    error = core::secrets::quote(x.what());  // a vendor's words: masked and bounded
   }
   if (!failure) {
     co_await db.query(kFinish, id, "succeeded", counts, nullptr);

@@ -1,5 +1,7 @@
 #include "core/http/problem.hpp"
 
+#include "core/util/secrets.hpp"
+
 namespace core::http {
 
 Problem::Problem(Status status, std::string code, std::string detail, std::vector<FieldError> errors)
@@ -37,7 +39,8 @@ nlohmann::json Problem::body(std::string_view request_id) const {
       {"type", "/problems/" + code_},
       {"title", std::string(bhttp::obsolete_reason(status_))},
       {"status", static_cast<unsigned>(status_)},
-      {"detail", detail_},
+      // A detail may quote an upstream: masked and bounded (core/util/secrets.hpp), as every answer is.
+      {"detail", core::secrets::quote(detail_)},
   };
   if (!request_id.empty()) j["request_id"] = request_id;
   if (!errors_.empty()) {

@@ -1,5 +1,7 @@
 #include "core/http/problem.hpp"
 
+#include "core/util/secrets.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace core::http;
@@ -15,6 +17,19 @@ TEST(Problem, RendersRfc9457Body) {
   EXPECT_EQ(body["detail"], "no log entry 42");
   EXPECT_EQ(body["request_id"], "req-1");
   EXPECT_FALSE(body.contains("errors"));
+}
+
+// A detail that quotes an upstream carries no secret the process holds and is bounded (issue 31).
+TEST(Problem, TheDetailIsMaskedAndBounded) {
+  core::secrets::remember("an-access-token-0123");
+  const auto body = nlohmann::json::parse(
+      Problem(Status::bad_gateway, "upstream", "the vendor said: an-access-token-0123 " + std::string(100'000, 'y'))
+          .to_response("r")
+          .body);
+  core::secrets::forget_all();
+  const std::string detail = body["detail"];
+  EXPECT_TRUE(detail.starts_with("the vendor said: [redacted] ")) << detail.substr(0, 80);
+  EXPECT_LT(detail.size(), 2200u);
 }
 
 TEST(Problem, ValidationListsFields) {
