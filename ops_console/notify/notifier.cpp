@@ -3,6 +3,7 @@
 #include "core/async/join.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/standard_webhooks.hpp"
 #include "core/util/strings.hpp"
 #include "core/util/time.hpp"
@@ -62,7 +63,7 @@ std::string failure_reason(const Channel& channel, const core::http::OutboundRes
     detail = res.body.substr(0, 200);
   std::string reason = "HTTP " + std::to_string(res.status);
   if (!core::trim(detail).empty()) reason += ": " + std::string(core::trim(detail));
-  return reason;
+  return core::secrets::quote(reason, 500);  // the receiver's words: masked and bounded
 }
 
 }  // namespace
@@ -84,6 +85,7 @@ OutboundRequest build_request(const Channel& channel, const Message& message,
     req.headers = {{"Content-Type", "application/json; charset=UTF-8"}};
     req.body = dump({{"text", "*" + message.title + "*\n" + message.text}});
   } else if (channel.type == "messenger_bot") {
+    core::secrets::remember(cfg.value("bot_token", ""));  // in the URL: masked wherever it turns up
     req.url = settings.telegram_api_url + "/bot" + cfg.value("bot_token", "") + "/sendMessage";
     req.headers = {{"Content-Type", "application/json"}};
     req.body = dump({{"chat_id", cfg.value("chat_id", "")},
