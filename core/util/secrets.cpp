@@ -44,9 +44,8 @@ void remember(std::string_view value) {
   publish(s);
 }
 
-std::string mask(std::string_view text) {
+std::string mask(std::string out) {
   const auto snapshot = std::atomic_load(&store().snapshot);
-  std::string out(text);
   for (const auto& secret : *snapshot) {
     for (auto at = out.find(secret); at != std::string::npos; at = out.find(secret, at + kMask.size()))
       out.replace(at, secret.size(), kMask);
@@ -55,7 +54,7 @@ std::string mask(std::string_view text) {
 }
 
 std::string quote(std::string_view text, std::size_t limit) {
-  std::string out = mask(text);
+  std::string out = mask(std::string(text));
   if (out.size() <= limit) return out;
   std::size_t cut = limit;
   while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character

@@ -25,8 +25,8 @@ inline constexpr std::size_t kQuoteLimit = 2048;
 // Remembers `value` (thread-safe; a value already known, or shorter than kMinLength, is ignored).
 void remember(std::string_view value);
 
-// `text` with every remembered value replaced by kMask.
-std::string mask(std::string_view text);
+// `text` with every remembered value replaced by kMask (in place: the log sink moves its line in).
+std::string mask(std::string text);
 
 // Upstream text as a service may log, store or return it: masked, then cut to `limit` bytes (at a
 // character boundary) with a note of how much was cut.

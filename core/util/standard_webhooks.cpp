@@ -43,24 +43,11 @@ std::string new_secret() { return encode_secret(random_bytes(kKeyBytes)); }
 
 std::string new_message_id() { return "msg_" + random_base64url(16); }
 
-namespace {
-
-std::optional<std::int64_t> parse_unix_seconds(std::string_view s) {
-  if (s.empty() || s.size() > 12) return std::nullopt;
-  std::int64_t v = 0;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
-}  // namespace
-
 Verdict verify(std::string_view key, std::string_view id, std::string_view timestamp, std::string_view signature,
                std::string_view body, std::int64_t now) {
   if (id.empty() || timestamp.empty() || signature.empty()) return Verdict::missing_header;
-  const auto ts = parse_unix_seconds(timestamp);
+  // Decimal Unix seconds: parse_int64's digits, without its sign.
+  const auto ts = timestamp.starts_with('-') ? std::nullopt : parse_int64(timestamp);
   if (!ts) return Verdict::malformed_timestamp;
   if (std::llabs(now - *ts) > kTolerance) return Verdict::stale_timestamp;
   const std::string expected = sign(key, id, *ts, body);
