@@ -16,7 +16,7 @@ const char* kStyle = R"css(
   table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #d8dee6; vertical-align: top; }
   th { background: #f3f5f8; } .inactive td { color: #7a8693; }
   form.inline { display: inline; } label { display: block; margin: .6rem 0 .2rem; font-weight: 600; }
-  input[type=text], input[type=password], select, textarea { width: 24rem; max-width: 100%; padding: .35rem; font: inherit; }
+  input[type=text], input[type=password], select, textarea { width: 24rem; max-width: 100%; box-sizing: border-box; padding: .35rem; font: inherit; }
   button { padding: .4rem .9rem; font: inherit; cursor: pointer; }
   .error { background: #fde8e8; border: 1px solid #e0a4a4; padding: .6rem; } .notice { background: #e6f4ea; border: 1px solid #9fd1ad; padding: .6rem; }
   .secret { font-family: ui-monospace, monospace; background: #fff8d6; padding: .1rem .3rem; overflow-wrap: anywhere; }
