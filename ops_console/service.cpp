@@ -28,9 +28,11 @@
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/mailsec/counts.hpp"
 #include "ops_console/notify/notifier.hpp"
+#include "ops_console/ui/routes.hpp"
 
 #include "core/async/schedule.hpp"
 #include "core/db/listener.hpp"
+#include "core/http/middleware.hpp"
 
 #include <iostream>
 
@@ -212,6 +214,9 @@ const core::app::ServiceDefinition& definition() {
                 distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, mailsec_settings,
                 graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
                 morning_settings](core::app::Context& ctx) {
+          // A browser's write from another site is refused before routing (the cookie is SameSite
+          // already; this is the second lock).
+          ctx.pipeline.add(core::http::same_origin_writes());
           auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
           auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
           install_auth_routes(ctx, id);
@@ -249,7 +254,7 @@ const core::app::ServiceDefinition& definition() {
           install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, graph_client,
                              clock, health);
           install_morning_summary(ctx, id, registry, notifier, flagged, clock, morning_settings);
-          // Dashboards and the rest arrive with their issues.
+          install_ui_routes(ctx, id);
         };
       },
       .commands = {{.name = "create-user",

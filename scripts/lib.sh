@@ -92,6 +92,24 @@ ensure_packages() {
     apt-get install -y --no-install-recommends "${missing[@]}" || return
 }
 
+# Node.js and npm: the console's web UI takes its libraries from npm (ops_console/ui), and the
+# browser tests are driven from Node. Debian's packages when the machine has neither.
+ensure_node() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && return 0
+  ensure_packages nodejs npm
+}
+
+# The UI's pinned libraries (ops_console/ui/package-lock.json), which the build compiles into
+# ops-console: installed when missing or older than the lock file.
+ensure_ui_packages() {
+  local ui=$ROOT/ops_console/ui
+  [[ -f $ui/node_modules/.package-lock.json && ! $ui/package-lock.json -nt $ui/node_modules/.package-lock.json ]] &&
+    return 0
+  ensure_node || return
+  log "Installing the web UI's libraries (npm ci in ops_console/ui)"
+  (cd "$ui" && npm ci --no-audit --no-fund >/dev/null) || return
+}
+
 # build [DIR] [EXTRA CMAKE ARGS...]
 # Configures (cheap when nothing changed) and builds DIR (default $ROOT/build).
 # The explicit "|| return" keep failures fatal even when the caller tests the
@@ -99,6 +117,7 @@ ensure_packages() {
 build() {
   local dir="${1:-$ROOT/build}"
   shift || true
+  ensure_ui_packages || return
   log "Configuring $dir"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" || return
   log "Building $dir"

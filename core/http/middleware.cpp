@@ -90,3 +90,60 @@ Middleware problems() {
 }
 
 }  // namespace core::http
+
+namespace core::http {
+
+std::string origin_authority(std::string_view origin) {
+  std::string_view port;
+  if (origin.starts_with("http://")) {
+    origin.remove_prefix(7);
+    port = ":80";
+  } else if (origin.starts_with("https://")) {
+    origin.remove_prefix(8);
+    port = ":443";
+  } else {
+    return {};
+  }
+  if (origin.empty() || origin.find_first_of("/?#@ ") != std::string_view::npos) return {};
+  if (origin.ends_with(port)) origin.remove_suffix(port.size());
+  std::string out(origin);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+namespace {
+
+// A Host header as origin_authority() writes it: lower case, without the scheme's default port.
+std::string host_authority(std::string_view host, bool tls) {
+  std::string out(host);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string_view port = tls ? ":443" : ":80";
+  if (std::string_view(out).ends_with(port)) out.resize(out.size() - port.size());
+  return out;
+}
+
+bool changes_state(Verb method) { return method != Verb::get && method != Verb::head && method != Verb::options; }
+
+}  // namespace
+
+Middleware same_origin_writes() {
+  return [](Request& req, const Handler& next) -> awaitable<Response> {
+    if (changes_state(req.method)) {
+      const auto origin = req.header("Origin");
+      bool cross_site = req.header("Sec-Fetch-Site") == "cross-site";
+      if (!origin.empty() && !cross_site) {
+        const auto from = origin_authority(origin);
+        const bool tls = origin.starts_with("https://");
+        const auto forwarded = req.header("X-Forwarded-Host");
+        cross_site = from.empty() || (from != host_authority(req.header("Host"), tls) &&
+                                      (forwarded.empty() || from != host_authority(forwarded, tls)));
+      }
+      if (cross_site)
+        throw Problem(Status::forbidden, "cross-site",
+                      "a request from another site may not change anything here (its Origin is not this console's)");
+    }
+    co_return co_await next(req);
+  };
+}
+
+}  // namespace core::http

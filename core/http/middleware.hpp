@@ -40,4 +40,15 @@ Middleware access_log();
 // is logged). An error response (>= 400) a handler built without a body gets a problem body too.
 Middleware problems();
 
+// Refuses a state-changing request (any method but GET, HEAD and OPTIONS) that a browser sent
+// from another site: 403 when its `Origin` names another host than the request's `Host` (or the
+// `X-Forwarded-Host` a proxy in front set), or is `null`, or when `Sec-Fetch-Site` says
+// `cross-site`. Defence in depth beside SameSite cookies; programs that send no Origin (webhook
+// senders, curl) pass. Runs before routing, so a refused request reaches no guard or handler.
+Middleware same_origin_writes();
+
+// The host[:port] of an Origin header value ("https://console.example:8443" →
+// "console.example:8443"); empty when it is no http(s) origin. A default port is dropped.
+std::string origin_authority(std::string_view origin);
+
 }  // namespace core::http

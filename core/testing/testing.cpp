@@ -177,10 +177,12 @@ struct HttpClient::Impl {
   asio::io_context io;
   beast::tcp_stream stream{io};
   beast::flat_buffer buffer;
+  std::string host;  // "127.0.0.1:<port>", as a browser sends it
 };
 
 HttpClient::HttpClient(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
   impl_->stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  impl_->host = "127.0.0.1:" + std::to_string(port);
 }
 
 HttpClient::~HttpClient() = default;
@@ -210,7 +212,7 @@ HttpResponse HttpClient::request(std::string method, std::string target, std::st
                                  std::map<std::string, std::string> headers) {
   bhttp::request<bhttp::string_body> req{bhttp::string_to_verb(method), target, 11};
   req.method_string(method);
-  req.set(bhttp::field::host, "127.0.0.1");
+  req.set(bhttp::field::host, impl_->host);
   for (const auto& [k, v] : headers) req.set(k, v);
   if (!body.empty() && req.find(bhttp::field::content_type) == req.end())
     req.set(bhttp::field::content_type, "application/json");

@@ -31,6 +31,14 @@ constexpr std::string_view kSetTimezone = R"sql(
   RETURNING timezone
 )sql";
 
+// The zones PUT /api/me/timezone accepts, for the preference page's searchable list: the IANA
+// names (not the posix/ and right/ copies of the same zones, nor PostgreSQL's "localtime").
+constexpr std::string_view kTimezones = R"sql(
+  SELECT json_build_object('timezones', coalesce(json_agg(name ORDER BY name), '[]'))::text
+  FROM pg_timezone_names
+  WHERE name NOT LIKE 'posix/%' AND name NOT LIKE 'right/%' AND name <> 'localtime'
+)sql";
+
 constexpr std::string_view kSetTheme = R"sql(
   UPDATE users SET theme = $2, "updatedAt" = now() WHERE id = $1 RETURNING theme
 )sql";
@@ -70,6 +78,8 @@ void install_preference_routes(core::app::Context& ctx, std::shared_ptr<identity
       throw Problem::invalid_field("timezone", "is not a time zone name the server knows (IANA, e.g. Europe/Berlin)");
     co_return preference("timezone", zone, kDefaultTimezone);
   });
+
+  routes.get("/api/me/timezones", [&db](Request&) { return core::app::json_document(db, kTimezones); });
 
   routes.get("/api/me/theme", [](Request& req) -> awaitable<Response> {
     co_return preference("theme", current_user(req).theme, kDefaultTheme);

@@ -3,6 +3,7 @@
 // body or the query is ignored.
 //   GET   /api/me/timezone      auth   {timezone, source: user|default}
 //   PUT   /api/me/timezone      auth   {timezone}: a name of pg_timezone_names, ≤ 64 characters
+//   GET   /api/me/timezones     auth   {timezones: [name]}: every zone the PUT accepts, by name
 //   GET   /api/me/theme         auth   {theme, source: user|default}
 //   PUT   /api/me/theme         auth   {theme}: light | dark | system
 //   PATCH /api/settings/profile admin  {name}: the administrator's own name

@@ -1,0 +1,81 @@
+// The console's UI: finds out who is signed in, then shows the page the URL's fragment names.
+// Without a session: first-login setup while no user exists, sign-in otherwise (and back to the
+// page after it). See ../README.md for how pages are made.
+import { html, render, useEffect, useState } from './lib/html.js';
+import { api, onSessionEnded } from './lib/api.js';
+import { applyPreferences, loadMe } from './lib/session.js';
+import { currentHref, navigate, useRoute } from './lib/router.js';
+import { ErrorBanner } from './components/messages.js';
+import { Shell } from './components/shell.js';
+import { SignIn } from './pages/sign-in.js';
+import { Setup } from './pages/setup.js';
+import { PAGES } from './pages/index.js';
+
+function sendToSignIn(reason) {
+  const here = currentHref();
+  const next = here.startsWith('#/sign-in') || here.startsWith('#/setup') ? null : here;
+  navigate('/sign-in', { ...(next && next !== '#/' ? { next } : {}), ...(reason ? { reason } : {}) }, { replace: true });
+}
+
+function NotFound() {
+  return html`<div class="card"><h1>No such page</h1><p>This console has no page at this address. <a href="#/">Go to the overview</a>.</p></div>`;
+}
+
+function App() {
+  const route = useRoute();
+  const [me, setMe] = useState(undefined); // undefined: not known yet; null: no session
+  const [error, setError] = useState(null);
+
+  const start = async () => {
+    setError(null);
+    try {
+      const user = await loadMe();
+      if (user) {
+        setMe(user);
+        return;
+      }
+      setMe(null);
+      const { setupRequired } = await api.get('/api/auth/setup');
+      if (setupRequired) navigate('/setup', null, { replace: true });
+      else if (route.path !== '/sign-in') sendToSignIn(null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  useEffect(() => {
+    onSessionEnded(() => {
+      setMe(null);
+      sendToSignIn('expired');
+    });
+    start();
+  }, []);
+
+  // the page's title names where the user is
+  const page = PAGES.find((p) => p.path === route.path);
+  useEffect(() => {
+    const name = route.path === '/sign-in' ? 'Sign in' : route.path === '/setup' ? 'Set up' : page?.title;
+    document.title = name ? `${name} · Ops console` : 'Ops console';
+  }, [route.path]);
+
+  const signedIn = (user, next) => {
+    applyPreferences(user);
+    setMe(user);
+    window.location.hash = next.slice(1);
+  };
+
+  if (error) return html`<main class="auth-page" id="main"><div class="auth-card"><${ErrorBanner} error=${error} onRetry=${start} /></div></main>`;
+  if (route.path === '/setup') return html`<${Setup} onSignedIn=${signedIn} />`;
+  if (route.path === '/sign-in' || me === null) return html`<${SignIn} query=${route.query} onSignedIn=${signedIn} />`;
+  if (me === undefined) return html`<div class="auth-page" aria-busy="true"><p class="muted">Loading…</p></div>`;
+  const Page = page ? page.component : NotFound;
+  return html`<${Shell} me=${me} path=${route.path}>
+    <${Page} key=${route.path} me=${me} query=${route.query} onMeChange=${(u) => { applyPreferences(u); setMe(u); }} />
+  <//>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));
+
+if ('serviceWorker' in navigator) {
+  window.addEventListener('load', () => navigator.serviceWorker.register('/sw.js').catch(() => {}));
+}
