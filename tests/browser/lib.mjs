@@ -3,7 +3,7 @@
 // errors and failed requests. A page test imports what it needs from here and nothing else starts
 // a service or a browser of its own.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -97,4 +97,73 @@ export async function tabTo(page, target, limit = 25) {
     await page.keyboard.press('Tab');
   }
   assert.fail(`${target} cannot be reached with the Tab key`);
+}
+
+// --- The ops-console web UI -------------------------------------------------------------------
+
+// Signs in through the sign-in page as a person does (the administrator unless `who` says
+// otherwise), landing on `hash` ("#/m/tickets"); returns when the page's first heading is shown.
+// The shell's first probe of the session (GET /api/auth/me) is a 401 before sign-in: allow it
+// with `allowSignInProbe` in assertClean.
+export async function signIn(page, hash = '#/', who = { email: opsConsole.adminEmail, password: opsConsole.adminPassword }) {
+  await page.goto(`${opsConsole.url}/${hash}`);
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('main#main').waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+export const allowSignInProbe = /^http 401 GET .*\/api\/auth\/me$/;
+
+// A route's document as the signed-in page's user gets it (the page's own cookie): what the test
+// compares the page's figures with.
+export async function routeJson(page, path) {
+  const res = await page.request.get(`${opsConsole.url}${path}`);
+  assert.equal(res.status(), 200, `${path} answers 200`);
+  return res.json();
+}
+
+// Sets the user's theme and zone through the routes, and reloads, as a preference change does.
+export async function setPreferences(page, { theme, timezone }) {
+  if (theme) assert.equal((await page.request.put(`${opsConsole.url}/api/me/theme`, { data: { theme } })).status(), 200);
+  if (timezone) {
+    assert.equal((await page.request.put(`${opsConsole.url}/api/me/timezone`, { data: { timezone } })).status(), 200);
+  }
+}
+
+const axeSource = readFileSync(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+// axe-core's check of the page as it is now: fails on any serious or critical violation, naming
+// the rule and the elements. Injected through the DevTools protocol, so the page's CSP stays on.
+export async function assertAccessible(page, what) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  assert.deepEqual(bad, [], `${what}: no serious or critical accessibility violation`);
+}
+
+// Both themes: the page checked by axe in light and in dark (the device's scheme; the user's
+// theme "system" follows it).
+export async function assertAccessibleInBothThemes(page, what) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await assertAccessible(page, `${what} (${scheme})`);
+  }
+}
+
+// The Performance API's figures of the page's load: first contentful paint and the time until
+// `selector` shows data, in ms since navigation start, for bench/RESULTS.md (never asserted).
+export async function loadTimings(page, selector) {
+  await page.locator(selector).first().waitFor();
+  return page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const nav = performance.getEntriesByType('navigation')[0];
+    const bytes = performance.getEntriesByType('resource')
+      .filter((r) => /\.(js|css)$/.test(new URL(r.name).pathname))
+      .reduce((s, r) => s + (r.encodedBodySize || 0), 0);
+    return { firstPaintMs: Math.round(paint ? paint.startTime : 0), dataShownMs: Math.round(performance.now()),
+      domContentLoadedMs: Math.round(nav ? nav.domContentLoadedEventEnd : 0), scriptAndStyleBytes: bytes };
+  });
 }
