@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
 // Set by tests/browser/run; a test run outside it fails here, naming what is missing.
@@ -100,6 +101,23 @@ export async function tabTo(page, target, limit = 25) {
 }
 
 // --- The ops-console web UI -------------------------------------------------------------------
+
+// A console user of the calling test's own (`ops-console create-user`, as an operator makes one),
+// so that a test that changes its user's theme, zone or channels disturbs no other file running at
+// the same time. Returns { email, password }.
+export function createUser(prefix, { admin = false, permissions = [] } = {}) {
+  const email = `${unique(prefix)}@browser.example`.toLowerCase();
+  const password = `pw-${unique(prefix)}-${Math.random().toString(36).slice(2)}`;
+  const args = ['create-user', '--email', email, '--name', `${prefix} tester`, '--password-stdin'];
+  if (admin) args.push('--admin');
+  for (const p of permissions) args.push('--permission', p);
+  execFileSync(required('OPS_CONSOLE_BIN'), args, {
+    input: `${password}\n`,
+    env: { ...process.env, DATABASE_URL: required('OPS_CONSOLE_DATABASE_URL') },
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  return { email, password };
+}
 
 // Signs in through the sign-in page as a person does (the administrator unless `who` says
 // otherwise), landing on `hash` ("#/m/tickets"); returns when the page's first heading is shown.

@@ -11,10 +11,12 @@ import { SignIn } from './pages/sign-in.js';
 import { Setup } from './pages/setup.js';
 import { PAGES } from './pages/index.js';
 
+// To sign-in, with the page to come back to (and why, when a session ended); once only, however
+// many requests of the page were refused.
 function sendToSignIn(reason) {
   const here = currentHref();
-  const next = here.startsWith('#/sign-in') || here.startsWith('#/setup') ? null : here;
-  navigate('/sign-in', { ...(next && next !== '#/' ? { next } : {}), ...(reason ? { reason } : {}) }, { replace: true });
+  if (here.startsWith('#/sign-in') || here.startsWith('#/setup')) return;
+  navigate('/sign-in', { next: here, ...(reason ? { reason } : {}) }, { replace: true });
 }
 
 function NotFound() {

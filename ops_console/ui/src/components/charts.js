@@ -6,6 +6,7 @@
 //      x=${(p) => p.date} series=${[{ key: 'opened', name: 'Opened' }, { key: 'resolved', name: 'Resolved' }]} />
 import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { number } from '../lib/format.js';
+import { TableWrap } from './table.js';
 
 const H = 160;
 const PAD = { top: 8, right: 4, bottom: 18, left: 32 };
@@ -28,15 +29,17 @@ function useWidth(initial = 600) {
   return [ref, width];
 }
 
+// The axis's top: a round number at or above the largest value whose half is round too.
 function niceMax(max) {
   if (max <= 0) return 1;
   const step = 10 ** Math.floor(Math.log10(max));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * step >= max) return m * step;
+  for (const m of [1, 2, 4, 6, 8, 10]) if (m * step >= max) return m * step;
   return 10 * step;
 }
 
-function Axis({ W, max, digits }) {
+function Axis({ W, max, digits: wanted }) {
   const ys = [0, max / 2, max];
+  const digits = max >= 10 ? 0 : wanted; // "50", not "50.0"
   const inner = H - PAD.top - PAD.bottom;
   return ys.map((v) => {
     const y = PAD.top + inner - (v / max) * inner;
@@ -61,11 +64,11 @@ function XLabels({ W, points, x, format }) {
 export function DataTable({ caption, points, columns }) {
   return html`<details class="data-table">
     <summary>Show the figures</summary>
-    <div class="table-wrap"><table>
+    <${TableWrap} label=${caption}><table>
       <caption class="visually-hidden">${caption}</caption>
       <thead><tr>${columns.map((c) => html`<th scope="col" class=${c.num ? 'num' : ''}>${c.name}</th>`)}</tr></thead>
       <tbody>${points.map((p, i) => html`<tr key=${i}>${columns.map((c) => html`<td class=${c.num ? 'num' : ''}>${c.value(p)}</td>`)}</tr>`)}</tbody>
-    </table></div>
+    </table><//>
   </details>`;
 }
 

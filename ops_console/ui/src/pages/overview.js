@@ -5,6 +5,7 @@
 // the workers' hours are UTC as the route keeps them, and the page says so. It refreshes every 60 s
 // while the tab is visible.
 import { html } from '../lib/html.js';
+import { TableWrap } from '../components/table.js';
 import { ago, dateTime, day, number, signed, time } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
 import { Empty, ErrorBanner, Pending } from '../components/messages.js';
@@ -55,7 +56,7 @@ function Heatmap({ cells }) {
   const queues = [...new Map(cells.map((c) => [c.queueId, c.queue])).entries()];
   const count = new Map(cells.map((c) => [`${c.queueId}|${c.priority}`, c.count]));
   const max = Math.max(1, ...cells.map((c) => c.count));
-  return html`<div class="table-wrap"><table class="heat">
+  return html`<${TableWrap} label="Open tickets by queue and priority"><table class="heat">
     <caption class="visually-hidden">Open tickets by queue and priority</caption>
     <thead><tr><th scope="col">Queue</th>${priorities.map(([p, label]) => html`<th scope="col" class="num" key=${p}>${label || `Priority ${p}`}</th>`)}<th scope="col" class="num">Total</th></tr></thead>
     <tbody>${queues.map(([q, name]) => {
@@ -64,7 +65,7 @@ function Heatmap({ cells }) {
         ${row.map((n, i) => html`<td class="num cell" key=${i} style=${n ? { background: `color-mix(in srgb, var(--heat) ${Math.round(10 + 35 * (n / max))}%, transparent)` } : null}>${n || ''}</td>`)}
         <td class="num">${number(row.reduce((a, b) => a + b, 0))}</td></tr>`;
     })}</tbody>
-  </table></div>`;
+  </table><//>`;
 }
 
 function Trends() {
@@ -98,10 +99,10 @@ function Trends() {
       <section class="card" aria-labelledby="engineers-h">
         <header><h2 id="engineers-h">Today's engineers</h2><span class="note">time logged today</span></header>
         ${t.engineers.length
-          ? html`<div class="table-wrap"><table>
+          ? html`<${TableWrap} label="Today's engineers"><table>
               <thead><tr><th scope="col">Engineer</th><th scope="col" class="num">Hours</th></tr></thead>
               <tbody>${t.engineers.map((e) => html`<tr key=${e.resourceId}><td>${e.name}</td><td class="num">${number(e.hours, 2)}</td></tr>`)}</tbody>
-            </table></div>`
+            </table><//>`
           : html`<${Empty}>No time logged today yet.<//>`}
       </section>
     </div>`;
@@ -123,7 +124,7 @@ function IntegrationHealth() {
     ${health.error && rows ? html`<${ErrorBanner} error=${health.error} onRetry=${health.reload} />` : null}
     ${!rows ? html`<${Pending} resource=${health} label="integration health" />`
       : !rows.length ? html`<${Empty}>No integration is switched on.<//>`
-      : html`<div class="table-wrap"><table class="stack-on-phone" data-testid="integration-health">
+      : html`<${TableWrap} label="Integration health"><table class="stack-on-phone" data-testid="integration-health">
           <thead><tr><th scope="col">Integration</th><th scope="col">State</th><th scope="col">Last success</th>
             <th scope="col">Last failure</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Failures</th>
             <th scope="col" class="num">Latency</th><th scope="col">Last error</th></tr></thead>
@@ -137,7 +138,7 @@ function IntegrationHealth() {
             <td data-label="Latency" class="num">${r.lastLatencyMs === null || r.lastLatencyMs === undefined ? '—' : `${number(r.lastLatencyMs)} ms`}</td>
             <td data-label="Last error" class="error-text">${r.state === 'failing' ? r.lastError || '' : ''}</td>
           </tr>`)}</tbody>
-        </table></div>`}
+        </table><//>`}
   </section>`;
 }
 

@@ -1,0 +1,142 @@
+// The overview in a real browser, at a desktop and a phone: every figure is the one its route gives
+// the same user (today's KPIs, the trends, integration health, the workers), in the user's zone;
+// usable with the keyboard, in both themes, within the budget of script and style.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, loadTimings, opsConsole, openPage,
+  routeJson, screenshot, setPreferences, signIn, tabTo, viewports,
+} from './lib.mjs';
+
+const number = (n, digits = 0) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+
+for (const [name, viewport] of Object.entries(viewports)) {
+  test(`the overview at ${name} width shows the routes' own figures`, async () => {
+    const who = createUser(`overview_${name}`);
+    const browser = await launch();
+    try {
+      const page = await openPage(browser, viewport);
+      await signIn(page, '#/', who);
+      const kpis = page.getByTestId('kpis');
+      await kpis.waitFor();
+
+      // today's KPIs, each against yesterday and the 7-day average
+      const overview = await routeJson(page, '/api/dashboard/overview');
+      const cards = kpis.locator('.kpi');
+      assert.equal(await cards.count(), 4);
+      for (const [i, key] of ['opened', 'resolved', 'openTotal', 'slaBreaches'].entries()) {
+        const card = cards.nth(i);
+        const figure = overview[key];
+        assert.equal(await card.locator('.value').textContent(), number(figure.today), `${key} today`);
+        const compare = await card.locator('.compare').textContent();
+        assert.ok(compare.includes(`vs yesterday (${number(figure.yesterday)})`), `${key}: ${compare}`);
+        assert.ok(compare.includes(`7-day avg ${number(figure.average7, 1)}`), `${key}: ${compare}`);
+      }
+      assert.ok((await page.getByRole('heading', { name: /^Today, / }).textContent()).length > 7);
+      assert.ok((await page.locator('.page-head .note').first().textContent()).startsWith(overview.timezone));
+
+      // the trends: the heatmap's totals, 30 days in each chart, today's engineers
+      const trends = await routeJson(page, '/api/dashboard/trends');
+      const heat = page.getByRole('table', { name: 'Open tickets by queue and priority', exact: true });
+      const openByQueue = new Map();
+      for (const c of trends.heatmap) openByQueue.set(c.queue, (openByQueue.get(c.queue) || 0) + c.count);
+      assert.ok(openByQueue.size > 0, 'the seed has open tickets');
+      for (const [queue, total] of openByQueue) {
+        const row = heat.getByRole('row', { name: new RegExp(`^${queue}`) });
+        assert.equal(await row.locator('td').last().textContent(), number(total), `${queue}'s open tickets`);
+      }
+      const volume = page.getByRole('img', { name: /^Tickets opened and resolved per day, last 30 days/ });
+      const opened30 = trends.volume.reduce((s, p) => s + p.opened, 0);
+      assert.ok((await volume.getAttribute('aria-label')).includes(`opened total ${number(opened30)}`));
+      assert.equal(trends.volume.length, 30);
+      await page.getByText('Show the figures').first().click();
+      assert.equal(await page.getByRole('table', { name: 'Tickets opened and resolved per day', exact: true }).locator('tbody tr').count(), 30);
+      for (const e of trends.engineers) {
+        const row = page.getByRole('row', { name: new RegExp(`^${e.name}`) });
+        assert.equal(await row.locator('td').last().textContent(), number(e.hours, 2), `${e.name}'s hours`);
+      }
+
+      // integration health: one row per integration the route lists, with its state
+      const health = await routeJson(page, '/api/dashboard/integration-health');
+      const rows = page.getByTestId('integration-health').locator('tbody tr');
+      assert.equal(await rows.count(), health.integrations.length);
+      for (const [i, r] of health.integrations.entries()) {
+        assert.equal(await rows.nth(i).locator('th').textContent(), r.key);
+        assert.equal(await rows.nth(i).locator('.badge').textContent(), r.state);
+      }
+
+      // the workers: each with its status and its 24 hourly buckets
+      const workers = await routeJson(page, '/api/status/workers');
+      for (const w of workers.workers) {
+        const card = page.locator(`[data-worker="${w.name}"]`);
+        assert.equal(await card.locator('.bucket').count(), 24, `${w.name} has 24 buckets`);
+        assert.equal(await card.locator('.badge').textContent(), w.configured === false ? 'not configured' : w.status);
+      }
+
+      // with the keyboard: the skip link, then the figures' table behind a chart
+      await page.keyboard.press('Home');
+      await tabTo(page, page.getByRole('link', { name: 'Preferences' }));
+      if (name === 'phone') await assertFitsWidth(page, 'the overview');
+      await assertAccessibleInBothThemes(page, `the overview (${name})`);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await screenshot(page, `overview-${name}`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, `overview-${name}-dark`);
+      page.assertClean([allowSignInProbe]);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+test("the overview's day and times follow the user's zone, as the routes compute them", async () => {
+  const who = createUser('overview_zone');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, viewports.desktop);
+    await signIn(page, '#/', who);
+    // Kiritimati is UTC+14: its "today" and clock differ from UTC's for most of the day
+    await setPreferences(page, { timezone: 'Pacific/Kiritimati' });
+    await page.reload();
+    await page.getByTestId('kpis').waitFor();
+    const overview = await routeJson(page, '/api/dashboard/overview');
+    assert.equal(overview.timezone, 'Pacific/Kiritimati');
+    const note = await page.locator('.page-head .note').first().textContent();
+    const at = new Intl.DateTimeFormat('en-US', { timeZone: 'Pacific/Kiritimati', timeStyle: 'short' }).format(new Date(overview.at));
+    assert.equal(note, `Pacific/Kiritimati · as of ${at}`);
+    const [y, m, d] = overview.date.split('-').map(Number);
+    const today = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' })
+      .format(new Date(Date.UTC(y, m - 1, d)));
+    assert.equal(await page.getByRole('heading', { name: /^Today, / }).textContent(), `Today, ${today}`);
+    page.assertClean([allowSignInProbe]);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the overview loads within its budget of script and style; its timings are printed for bench/RESULTS.md', async () => {
+  const who = createUser('overview_timing');
+  const browser = await launch();
+  try {
+    const signedIn = await openPage(browser, viewports.desktop);
+    await signIn(signedIn, '#/', who);
+    const cookies = await signedIn.context().cookies();
+    for (const [name, viewport] of Object.entries(viewports)) {
+      // a browser that has never seen the console (no cache, no service worker), with a session
+      const page = await openPage(browser, viewport);
+      await page.context().addCookies(cookies);
+      await page.goto(`${opsConsole.url}/#/`);
+      const cold = await loadTimings(page, '[data-testid="integration-health"] tbody tr');
+      console.log(`timing: ${JSON.stringify({ page: 'overview', viewport: name, load: 'first', ...cold })}`);
+      assert.ok(cold.scriptAndStyleBytes > 10 * 1024, 'the measure saw the modules load');
+      assert.ok(cold.scriptAndStyleBytes <= 150 * 1024, `${cold.scriptAndStyleBytes} bytes of script and style`);
+      await page.reload(); // what a person who comes back every morning waits for
+      const warm = await loadTimings(page, '[data-testid="integration-health"] tbody tr');
+      console.log(`timing: ${JSON.stringify({ page: 'overview', viewport: name, load: 'again', ...warm })}`);
+      page.assertClean();
+    }
+    signedIn.assertClean([allowSignInProbe]);
+  } finally {
+    await browser.close();
+  }
+});
