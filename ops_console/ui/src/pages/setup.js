@@ -33,7 +33,7 @@ export function Setup({ onSignedIn }) {
   </div>`;
   return html`<div class="auth-page"><main class="card auth-card" id="main">
     <h1>Set up the ops console</h1>
-    <p class="muted">No one has an account yet. Create the administrator: you sign in with it, and it creates the others.</p>
+    <p class="muted">No one has an account yet. Create the administrator you will sign in with; an operator adds the other users with <code>ops-console create-user</code>.</p>
     ${error && error.status !== 400 ? html`<${ErrorBanner} error=${error} />` : null}
     ${error && error.status === 400 && !Object.keys(fields).length ? html`<${ErrorBanner} error=${error} />` : null}
     <form class="stack" onSubmit=${submit} noValidate>
