@@ -140,3 +140,40 @@ test('the overview loads within its budget of script and style; its timings are 
     await browser.close();
   }
 });
+
+test('a route that fails is explained where its figures go, with a retry that brings them', async () => {
+  const who = createUser('overview_failure');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, viewports.desktop);
+    await signIn(page, '#/preferences', who);
+    // the console cannot be reached for the trends, and answers 503 for integration health
+    await page.route('**/api/dashboard/trends', (route) => route.abort('connectionrefused'));
+    await page.route('**/api/dashboard/integration-health', (route) => route.fulfill({
+      status: 503, contentType: 'application/problem+json',
+      body: JSON.stringify({ type: '/problems/unavailable', title: 'Service Unavailable', status: 503,
+        detail: 'the database is unavailable; try again shortly' }),
+    }));
+    await page.goto(`${opsConsole.url}/#/`);
+    const unreachable = page.getByRole('alert').filter({ hasText: 'The console could not be reached.' });
+    await unreachable.waitFor();
+    const unavailable = page.getByRole('alert').filter({ hasText: 'The database is unavailable; try again shortly' });
+    await unavailable.waitFor();
+    assert.ok((await unavailable.textContent()).includes('Integration health is not available right now'));
+    await page.getByTestId('kpis').waitFor(); // the other figures are there all the same
+    await screenshot(page, 'overview-failures-desktop');
+
+    await page.unroute('**/api/dashboard/trends');
+    await page.unroute('**/api/dashboard/integration-health');
+    await tabTo(page, unreachable.getByRole('button', { name: 'Retry' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Volume, last 30 days' }).waitFor();
+    await unavailable.getByRole('button', { name: 'Retry' }).click();
+    await page.getByTestId('integration-health').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'no error is left once the routes answer');
+    page.assertClean([allowSignInProbe, /^request failed: GET .*\/api\/dashboard\/trends/,
+      /^http 503 GET .*\/api\/dashboard\/integration-health$/]);
+  } finally {
+    await browser.close();
+  }
+});

@@ -6,13 +6,15 @@
 //   <Empty>No tickets match these filters.</Empty>
 import { html } from '../lib/html.js';
 
+const capitalized = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export function ErrorBanner({ error, onRetry, what }) {
   if (!error) return null;
   const problem = error.problem || {};
   let headline;
   if (error.status === 0) headline = 'The console could not be reached.';
   else if (error.status === 403) headline = 'You do not have access to this.';
-  else if (error.status === 503) headline = `${what || 'This'} is not available right now.`;
+  else if (error.status === 503) headline = `${capitalized(what || 'this')} is not available right now.`;
   else if (error.status >= 500) headline = 'The console failed to answer.';
   else headline = problem.title || 'The request was refused.';
   const fields = (problem.errors || []).filter((e) => e && e.field);
@@ -20,7 +22,7 @@ export function ErrorBanner({ error, onRetry, what }) {
     <div class="banner error" role="alert">
       <div>
         <strong>${headline}</strong>
-        ${problem.detail ? html` <span>${problem.detail}${/[.!?]$/.test(problem.detail) ? '' : '.'}</span>` : null}
+        ${problem.detail ? html` <span>${capitalized(problem.detail)}${/[.!?]$/.test(problem.detail) ? '' : '.'}</span>` : null}
         ${fields.length ? html`<ul>${fields.map((e) => html`<li><code>${e.field}</code>: ${e.message}</li>`)}</ul>` : null}
         ${problem.request_id && error.status >= 500 ? html` <span class="muted">Request id ${problem.request_id}.</span>` : null}
       </div>
