@@ -72,7 +72,7 @@ function Summary({ s }) {
     { key: 'totalPsaHours', name: 'PSA hours', value: number(s.totalPsaHours, 1) },
     { key: 'hoursPerActiveUser', name: 'Hours per active user', value: number(s.hoursPerActiveUser, 1) },
   ];
-  return html`<div class="grid kpis" data-testid="summary">
+  return html`<div class="grid kpis quad" data-testid="summary">
     ${figures.map((f) => html`<div class="card kpi" key=${f.key} data-kpi=${f.key}>
       <div class="label">${f.name}</div><div class="value">${f.value}</div></div>`)}
   </div>`;
