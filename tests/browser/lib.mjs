@@ -185,3 +185,80 @@ export async function loadTimings(page, selector) {
       domContentLoadedMs: Math.round(nav ? nav.domContentLoadedEventEnd : 0), scriptAndStyleBytes: bytes };
   });
 }
+
+// A plain user of seed/users.txt (tests/browser/run creates them, one password for all): a test
+// that changes its user's theme or zone signs in as one of its own, since the files run at once.
+export function pageUser(email) {
+  return { email, password: required('OPS_USER_PASSWORD') };
+}
+
+// Opens `hash` as a first visit would: the browser's cache and the service worker (which keeps
+// the shell's assets after the first visit) bypassed through the DevTools protocol, so that
+// loadTimings() counts every script and stylesheet the page needs as the network sends them
+// (compressed). The session cookie stays.
+export async function coldLoad(page, hash) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.setBypassServiceWorker', { bypass: true });
+  await page.goto('about:blank');
+  await page.goto(`${opsConsole.url}/${hash}`);
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+  await cdp.send('Network.setBypassServiceWorker', { bypass: false });
+  await cdp.detach();
+}
+
+// The page's load timings as one line for bench/RESULTS.md: `timing: {"page":…,"viewport":…,…}`.
+export function logTimings(name, viewport, timings) {
+  console.log(`timing: ${JSON.stringify({ page: name, viewport, ...timings })}`);
+}
+
+// What the UI's lib/format.js shows for a route's value, computed in the page (its locale, and
+// the zone named): the figure a test expects on screen.
+export const shown = {
+  number: (page, value, digits = 0) => page.evaluate(([v, d]) => new Intl.NumberFormat(undefined,
+    { minimumFractionDigits: d, maximumFractionDigits: d }).format(Number(v)), [value, digits]),
+  money: (page, value, currency) => page.evaluate(([v, c]) => new Intl.NumberFormat(undefined,
+    { style: 'currency', currency: c || 'USD', maximumFractionDigits: 0 }).format(Number(v)), [value, currency]),
+  dateTime: (page, iso, timeZone) => page.evaluate(([i, z]) => new Intl.DateTimeFormat(undefined,
+    { timeZone: z, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(i)), [iso, timeZone]),
+  day: (page, ymd) => page.evaluate((d) => {
+    const [y, m, n] = d.slice(0, 10).split('-').map(Number);
+    return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' })
+      .format(new Date(Date.UTC(y, m - 1, n)));
+  }, ymd),
+};
+
+// How a page test of the console starts: a page at viewports[viewport], signed in as `who` (the
+// administrator unless named) with the theme `system` and the zone UTC, `hash` loaded as a first
+// visit; prints its load timings (`ready`: the selector that shows the page's data) as `name`'s,
+// and asserts the issue's budget, at most 150 KB of compressed script and style. Returns the page.
+export async function openSignedIn(browser, { viewport, name, hash, who, ready }) {
+  const page = await openPage(browser, viewports[viewport]);
+  await signIn(page, hash, who);
+  await setPreferences(page, { theme: 'system', timezone: 'UTC' });
+  await coldLoad(page, hash);
+  const timings = await loadTimings(page, ready);
+  logTimings(name, viewport, timings);
+  assert.ok(timings.scriptAndStyleBytes <= 150 * 1024, `${name}: ${timings.scriptAndStyleBytes} bytes of script and style`);
+  return page;
+}
+
+// Every page of a cursor-paged route ({items, nextCursor}), following nextCursor: [[item, …], …].
+export async function routePages(page, path, query = '') {
+  const pages = [];
+  let cursor = null;
+  do {
+    const q = [query, cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean).join('&');
+    const p = await routeJson(page, q ? `${path}?${q}` : path);
+    pages.push(p.items);
+    cursor = p.nextCursor;
+  } while (cursor);
+  return pages;
+}
+
+// Waits until `count` elements match `selector` and nothing on the page is loading (aria-busy).
+export async function waitForCount(page, selector, count) {
+  await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length === n
+    && !document.querySelector('[aria-busy="true"]'), [selector, count]);
+}

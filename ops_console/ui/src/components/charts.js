@@ -37,7 +37,7 @@ function niceMax(max) {
   return 10 * step;
 }
 
-function Axis({ W, max, digits: wanted }) {
+function Axis({ W, max, digits: wanted, tick }) {
   const ys = [0, max / 2, max];
   const digits = max >= 10 ? 0 : wanted; // "50", not "50.0"
   const inner = H - PAD.top - PAD.bottom;
@@ -45,7 +45,7 @@ function Axis({ W, max, digits: wanted }) {
     const y = PAD.top + inner - (v / max) * inner;
     return html`<g key=${v}>
       <line class="grid-line" x1=${PAD.left} x2=${W - PAD.right} y1=${y} y2=${y} />
-      <text class="axis" x=${PAD.left - 4} y=${y + 3} text-anchor="end">${number(v, digits)}</text>
+      <text class="axis" x=${PAD.left - 4} y=${y + 3} text-anchor="end">${tick ? tick(v) : number(v, digits)}</text>
     </g>`;
   });
 }
@@ -72,31 +72,33 @@ export function DataTable({ caption, points, columns }) {
   </details>`;
 }
 
-function extremes(points, key, x, format) {
+function extremes(points, key, x, format, value = number) {
   if (!points.length) return 'no data';
   let hi = points[0];
   for (const p of points) if ((p[key] ?? 0) > (hi[key] ?? 0)) hi = p;
   const total = points.reduce((s, p) => s + (Number(p[key]) || 0), 0);
-  return `total ${number(total)}, highest ${number(hi[key] ?? 0)} on ${format(x(hi))}`;
+  return `total ${value(total)}, highest ${value(hi[key] ?? 0)} on ${format(x(hi))}`;
 }
 
-// Grouped bars: one group per point, one bar per series.
-export function BarChart({ label, points, x, series, format = String, digits = 0 }) {
+// Grouped bars: one group per point, one bar per series. `tick` formats the axis's figures
+// (default: the number with `digits`), `value` the figures in the text alternative.
+export function BarChart({ label, points, x, series, format = String, digits = 0, tick, value }) {
   const [ref, W] = useWidth();
   // counts: at least 0, 2, 4 on the axis, so that its labels are whole numbers
   const max = niceMax(Math.max(4, ...points.flatMap((p) => series.map((s) => Number(p[s.key]) || 0))));
   const inner = { w: W - PAD.left - PAD.right, h: H - PAD.top - PAD.bottom };
   const slot = points.length ? inner.w / points.length : inner.w;
   const bar = Math.max(1, (slot * 0.8) / series.length);
-  const alt = `${label}: ${series.map((s) => `${s.name.toLowerCase()} ${extremes(points, s.key, x, format)}`).join('; ')}.`;
+  const shown = value || ((v) => number(v, digits));
+  const alt = `${label}: ${series.map((s) => `${s.name.toLowerCase()} ${extremes(points, s.key, x, format, shown)}`).join('; ')}.`;
   return html`<figure class="chart" ref=${ref}>
     <svg viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${alt}>
-      <${Axis} W=${W} max=${max} digits=${digits} />
+      <${Axis} W=${W} max=${max} digits=${digits} tick=${tick} />
       ${points.map((p, i) => series.map((s, j) => {
         const v = Number(p[s.key]) || 0;
         const h = (v / max) * inner.h;
         return html`<rect key=${`${i}-${j}`} class=${`series-${j + 1}`} x=${PAD.left + i * slot + slot * 0.1 + j * bar}
-          y=${PAD.top + inner.h - h} width=${bar} height=${h}><title>${`${format(x(p))}: ${s.name.toLowerCase()} ${number(v, digits)}`}</title></rect>`;
+          y=${PAD.top + inner.h - h} width=${bar} height=${h}><title>${`${format(x(p))}: ${s.name.toLowerCase()} ${shown(v)}`}</title></rect>`;
       }))}
       <${XLabels} W=${W} points=${points} x=${x} format=${format} />
     </svg>

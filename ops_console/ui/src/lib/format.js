@@ -80,3 +80,9 @@ export function money(value, currency) {
     return number(value);
   }
 }
+
+// A figure in few characters, for a chart's axis: "45K", "1.2M".
+export function compact(value) {
+  if (value === null || value === undefined) return '—';
+  return new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(Number(value));
+}

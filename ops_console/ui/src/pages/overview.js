@@ -109,7 +109,7 @@ function Trends() {
 }
 
 // An instant: its date and time in the user's zone, and how long ago it was.
-function When({ iso }) {
+export function When({ iso }) {
   if (!iso) return '—';
   return html`<time datetime=${iso}>${dateTime(iso)}</time> <span class="muted">(${ago(iso)})</span>`;
 }
@@ -142,7 +142,7 @@ function IntegrationHealth() {
   </section>`;
 }
 
-const WORKER_NAMES = { analyzer: 'Analyzer', 'remote-management': 'Remote management', 'sync-scheduler': 'Sync scheduler' };
+export const WORKER_NAMES = { analyzer: 'Analyzer', 'remote-management': 'Remote management', 'sync-scheduler': 'Sync scheduler' };
 
 export function Worker({ w }) {
   const name = WORKER_NAMES[w.name] || w.name;
