@@ -67,7 +67,7 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
     auto schedule = core::async::Schedule::start(
         ctx.executor, settings.sync_interval,
         [sync, registry]() -> boost::asio::awaitable<void> { co_await scheduled_psa_sync(*registry, *sync); },
-        "psa sync");
+        "psa sync", ctx.clock);
     ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
   }
   install_sync_routes(ctx, id, registry, sync);
@@ -148,10 +148,12 @@ void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity
         co_await job();
       };
     };
-    auto pull = core::async::Schedule::start(ctx.executor, settings.counts_interval,
-                                             unless_off([counts] { return counts->pull(); }), "mailsec counts");
-    auto retain = core::async::Schedule::start(ctx.executor, std::chrono::hours(24),
-                                               unless_off([counts] { return counts->retain(); }), "mailsec retention");
+    auto pull =
+        core::async::Schedule::start(ctx.executor, settings.counts_interval,
+                                     unless_off([counts] { return counts->pull(); }), "mailsec counts", ctx.clock);
+    auto retain =
+        core::async::Schedule::start(ctx.executor, std::chrono::hours(24),
+                                     unless_off([counts] { return counts->retain(); }), "mailsec retention", ctx.clock);
     pull->wake();
     retain->wake();
     ctx.stop_hooks.push_back([pull, retain] {

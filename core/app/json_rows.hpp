@@ -54,6 +54,16 @@ boost::asio::awaitable<http::Response> json_resource(db::Pool& db, ResourceProbl
   co_return http::Response::json_text(std::string(rows.front().text(0)), problems.found);
 }
 
+// A resource as its SQL rendered it (`rendered`), with fields this answer alone shows beside its
+// own: a secret or token just generated (an agent instance's, a webhook channel's), which the
+// renderer never shows.
+inline http::Response shown_once(std::string_view rendered, const nlohmann::json& once,
+                                 http::Status status = http::Status::ok) {
+  auto out = nlohmann::json::parse(rendered);
+  out.update(once);
+  return http::Response::json(out, status);
+}
+
 // An upsert `RETURNING <json>, (xmax = 0) AS created`: 201 when the row was created, else 200.
 inline http::Response upserted(const db::Result& rows) {
   return http::Response::json_text(std::string(rows.front().text(0)),

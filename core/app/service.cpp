@@ -52,7 +52,8 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
   return s;
 }
 
-Service::Service(const ServiceDefinition& def, config::Environment env) : def_(def) {
+Service::Service(const ServiceDefinition& def, config::Environment env, std::shared_ptr<async::Clock> clock)
+    : def_(def), clock_(std::move(clock)) {
   config::Reader reader(std::move(env));
   common_ = read_common(reader, def);
   setup_ = def.configure ? def.configure(reader) : Setup{};
@@ -97,7 +98,7 @@ void Service::install() {
   pipeline_.add(http::request_id());
   if (common_.access_log) pipeline_.add(http::access_log());
   pipeline_.add(http::problems());
-  Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_, common_.db.conninfo};
+  Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_, common_.db.conninfo, clock_};
   if (setup_) setup_(ctx);
 }
 

@@ -14,6 +14,7 @@
 //           return [settings](core::app::Context& ctx) { install_routes(ctx, settings); };
 //         }});
 //   }
+#include "core/async/clock.hpp"
 #include "core/config/config.hpp"
 #include "core/db/migrate.hpp"
 #include "core/http/router.hpp"
@@ -41,6 +42,9 @@ struct Context {
   std::vector<std::function<void()>>& stop_hooks;
   // The database the pool connects to, for work that needs a connection of its own (LISTEN).
   std::string_view conninfo;
+  // What the service's schedules wait on (core/async/schedule.hpp): the steady clock, or the
+  // hand-moved one a test gave the Service.
+  std::shared_ptr<async::Clock> clock;
 };
 
 using Setup = std::function<void(Context&)>;
@@ -81,8 +85,10 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def);
 // One running instance. Tests create it with an explicit environment and PORT=0.
 class Service {
  public:
-  // Throws config::ConfigError listing every invalid variable.
-  Service(const ServiceDefinition& def, config::Environment env);
+  // Throws config::ConfigError listing every invalid variable. `clock` is what the service's
+  // schedules wait on (Context::clock): a test may give a core::testing::ManualClock.
+  Service(const ServiceDefinition& def, config::Environment env,
+          std::shared_ptr<async::Clock> clock = async::Clock::steady());
   ~Service();
 
   // Applies migrations (unless MIGRATE_ON_START=false), binds, and starts the I/O threads.
@@ -110,6 +116,7 @@ class Service {
   const ServiceDefinition& def_;
   CommonSettings common_;
   Setup setup_;
+  std::shared_ptr<async::Clock> clock_;
   boost::asio::io_context io_;
   std::unique_ptr<db::Pool> pool_;
   http::Router router_;

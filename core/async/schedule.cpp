@@ -4,37 +4,27 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 namespace core::async {
 
 Schedule::Schedule(boost::asio::any_io_executor executor, std::chrono::milliseconds interval, Job job, std::string name)
-    : strand_(boost::asio::make_strand(executor)),
-      timer_(strand_),
-      interval_(interval),
-      job_(std::move(job)),
-      name_(std::move(name)) {}
+    : strand_(boost::asio::make_strand(executor)), interval_(interval), job_(std::move(job)), name_(std::move(name)) {}
 
 std::shared_ptr<Schedule> Schedule::start(boost::asio::any_io_executor executor, std::chrono::milliseconds interval,
-                                          Job job, std::string name) {
+                                          Job job, std::string name, std::shared_ptr<Clock> clock) {
   auto schedule = std::make_shared<Schedule>(std::move(executor), interval, std::move(job), std::move(name));
-  if (interval.count() > 0)
+  if (interval.count() > 0) {
+    schedule->timer_ = clock->timer(schedule->strand_, schedule->name_);
     boost::asio::co_spawn(
         schedule->strand_, [schedule] { return schedule->loop(); }, boost::asio::detached);
+  }
   return schedule;
 }
 
 boost::asio::awaitable<void> Schedule::loop() {
   const auto self = shared_from_this();  // alive until the loop ends
   while (!stopped_) {
-    if (!woken_) {
-      timer_.expires_after(interval_);
-      boost::system::error_code cancelled;
-      co_await timer_.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, cancelled));
-    }
-    woken_ = false;
+    co_await timer_->wait(interval_);  // the interval, or less when woken
     if (stopped_) break;
     try {
       co_await job_();
@@ -44,20 +34,16 @@ boost::asio::awaitable<void> Schedule::loop() {
   }
   // The job may hold its owner, which holds this schedule: let go of it, so both can end.
   job_ = nullptr;
+  timer_->close();
 }
 
 void Schedule::wake() {
-  boost::asio::post(strand_, [self = shared_from_this()] {
-    self->woken_ = true;
-    self->timer_.cancel();
-  });
+  if (timer_) timer_->wake();
 }
 
 void Schedule::stop() {
-  boost::asio::post(strand_, [self = shared_from_this()] {
-    self->stopped_ = true;
-    self->timer_.cancel();
-  });
+  stopped_ = true;
+  if (timer_) timer_->wake();
 }
 
 }  // namespace core::async

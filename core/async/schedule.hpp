@@ -4,15 +4,20 @@
 // ended. wake() runs the job now instead of at the end of the wait, or, when a run is under way,
 // once more right after it (wakes while one run is under way come to one more run).
 //
-//   auto schedule = core::async::Schedule::start(executor, 5min, [self]() -> awaitable<void> {
+//   auto schedule = core::async::Schedule::start(ctx.executor, 5min, [self]() -> awaitable<void> {
 //     co_await self->run();                    // an exception is logged, the schedule goes on
-//   }, "psa sync");
+//   }, "psa sync", ctx.clock);
 //   ctx.stop_hooks.push_back([schedule] { schedule->stop(); });   // a run under way finishes first
+//
+// The waits are on `clock` (core/async/clock.hpp): a service passes its Context's, which is the
+// steady clock unless a test gave the service a hand-moved one (core/testing/manual_clock.hpp).
+#include "core/async/clock.hpp"
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -28,7 +33,12 @@ class Schedule : public std::enable_shared_from_this<Schedule> {
   // it ends, and then drops `job` (which may own the schedule's owner). An interval of zero or
   // less starts nothing.
   static std::shared_ptr<Schedule> start(boost::asio::any_io_executor executor, std::chrono::milliseconds interval,
-                                         Job job, std::string name);
+                                         Job job, std::string name, std::shared_ptr<Clock> clock);
+  // The same on the steady clock.
+  static std::shared_ptr<Schedule> start(boost::asio::any_io_executor executor, std::chrono::milliseconds interval,
+                                         Job job, std::string name) {
+    return start(std::move(executor), interval, std::move(job), std::move(name), Clock::steady());
+  }
   void stop();
   void wake();
 
@@ -37,14 +47,13 @@ class Schedule : public std::enable_shared_from_this<Schedule> {
  private:
   boost::asio::awaitable<void> loop();
 
-  // The loop, its timer and its flag live on this strand.
+  // The loop and its timer's waits run on this strand.
   boost::asio::strand<boost::asio::any_io_executor> strand_;
-  boost::asio::steady_timer timer_;
+  std::shared_ptr<Timer> timer_;  // set by start() when the loop starts, then never changed
   std::chrono::milliseconds interval_;
   Job job_;
   std::string name_;
-  bool stopped_ = false;
-  bool woken_ = false;
+  std::atomic<bool> stopped_ = false;
 };
 
 }  // namespace core::async

@@ -1,6 +1,7 @@
 #include "core/async/schedule.hpp"
 #include "core/async/sleep.hpp"
 
+#include "core/testing/manual_clock.hpp"
 #include "core/testing/testing.hpp"
 
 #include <gtest/gtest.h>
@@ -83,4 +84,58 @@ TEST(Schedule, WakesDuringARunComeToOneMoreRun) {
   std::this_thread::sleep_for(50ms);
   EXPECT_EQ(runs, 2);
   schedule->stop();
+}
+
+// On a hand-moved clock (core/testing/manual_clock.hpp): a run at the end of each interval, each
+// over when advance() returns; none after stop().
+TEST(Schedule, OnAManualClockRunsAtTheEndOfEachIntervalUntilStopped) {
+  core::testing::IoThreads io(2);
+  auto clock = std::make_shared<core::testing::ManualClock>();
+  std::atomic<int> runs{0};
+  auto schedule = Schedule::start(
+      io.executor(), 5min,
+      [&]() -> asio::awaitable<void> {
+        ++runs;
+        co_return;
+      },
+      "counted", clock);
+  clock->advance(4min + 59s);
+  EXPECT_EQ(runs, 0);
+  clock->advance(1s);
+  EXPECT_EQ(runs, 1);
+  clock->advance(15min);  // three intervals at once: three runs, as on a real clock
+  EXPECT_EQ(runs, 4);
+  EXPECT_EQ(clock->rounds("counted"), 4);
+  EXPECT_EQ(clock->waiting(), 1u);
+
+  schedule->stop();
+  clock->settle();
+  EXPECT_EQ(clock->waiting(), 0u);
+  clock->advance(1h);
+  EXPECT_EQ(runs, 4);
+}
+
+// A wake ends the wait without moving the clock, and settle() returns once its run is over; the
+// next interval starts from the wake's run.
+TEST(Schedule, OnAManualClockAWakeRunsNowAndSettleWaitsForIt) {
+  core::testing::IoThreads io(2);
+  auto clock = std::make_shared<core::testing::ManualClock>();
+  std::atomic<int> runs{0};
+  auto schedule = Schedule::start(
+      io.executor(), 1h,
+      [&]() -> asio::awaitable<void> {
+        co_await core::async::sleep_for(1ms);  // a run that takes a while
+        ++runs;
+      },
+      "woken", clock);
+  schedule->wake();
+  clock->settle();
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(clock->rounds("woken"), 0);  // ended by the wake, not the clock
+  clock->advance(59min);
+  EXPECT_EQ(runs, 1);
+  clock->advance(1min);
+  EXPECT_EQ(runs, 2);
+  schedule->stop();
+  clock->settle();
 }

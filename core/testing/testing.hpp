@@ -97,7 +97,9 @@ HttpResponse http(std::uint16_t port, std::string method, std::string target, st
 // A service running in this process on a free port against `database_url`.
 class RunningService {
  public:
-  RunningService(const app::ServiceDefinition& def, const std::string& database_url, config::Environment extra = {});
+  // `clock`: what its schedules wait on (a ManualClock, core/testing/manual_clock.hpp), else the steady clock.
+  RunningService(const app::ServiceDefinition& def, const std::string& database_url, config::Environment extra = {},
+                 std::shared_ptr<async::Clock> clock = nullptr);
   ~RunningService();
   std::uint16_t port() const { return service_->port(); }
   app::Service& service() { return *service_; }

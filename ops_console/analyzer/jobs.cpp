@@ -159,7 +159,8 @@ std::shared_ptr<Workers> Workers::start(core::app::Context& ctx, std::shared_ptr
       while (!*stopping && co_await workers->run_one(owner)) {
       }
     };
-    schedules->push_back(core::async::Schedule::start(ctx.executor, settings.poll, drain, "analyzer worker"));
+    schedules->push_back(
+        core::async::Schedule::start(ctx.executor, settings.poll, drain, "analyzer worker", ctx.clock));
   }
   const auto wake_all = [schedules] {
     for (const auto& s : *schedules) s->wake();

@@ -76,13 +76,6 @@ awaitable<void> check_url(boost::asio::any_io_executor executor, const std::stri
   if (!cleared.refusal.empty()) in.add("url", "is refused: " + cleared.refusal);
 }
 
-// The rendered instance, with what is shown only now.
-Response with_once(const core::db::Result& rows, core::http::Status status, const json& once) {
-  json out = json::parse(rows.front().text(0));
-  out.update(once);
-  return Response::json(out, status);
-}
-
 }  // namespace
 
 void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -115,7 +108,7 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
                 }
                 json once{{"token", token}};
                 if (!given_secret) once["secret"] = secret;  // generated: the only time it is shown
-                co_return with_once(rows, core::http::Status::created, once);
+                co_return core::app::shown_once(rows.front().text(0), once, core::http::Status::created);
               });
 
   routes.patch("/api/admin/agent-instances/{id}", Access::admin(),
@@ -149,7 +142,7 @@ void install_agent_instance_routes(core::app::Context& ctx, std::shared_ptr<iden
                  json once = json::object();
                  if (token) once["token"] = *token;
                  if (rotate_secret) once["secret"] = *secret.value;  // generated: the only time it is shown
-                 co_return with_once(rows, core::http::Status::ok, once);
+                 co_return core::app::shown_once(rows.front().text(0), once);
                });
 
   routes.del("/api/admin/agent-instances/{id}", Access::admin(), [&db](Request& req) -> awaitable<Response> {

@@ -176,7 +176,7 @@ void install_engagement(core::app::Context& ctx, std::shared_ptr<identity::Ident
     auto pull = core::async::Schedule::start(
         ctx.executor, settings.usage_interval,
         [registry, usage]() -> awaitable<void> { co_await engagement::scheduled_usage_pull(*registry, *usage); },
-        "mail platform usage");
+        "mail platform usage", ctx.clock);
     pull->wake();
     ctx.stop_hooks.push_back([pull] { pull->stop(); });
   }

@@ -3,6 +3,7 @@
 #include "core/app/json_rows.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
+#include "core/util/standard_webhooks.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/routes.hpp"
 #include "ops_console/notify/channels.hpp"
@@ -64,6 +65,13 @@ constexpr std::string_view kUpdateChannel = R"sql(
 
 constexpr std::string_view kDeleteChannel = "DELETE FROM notification_channels WHERE id = $1";
 
+// A webhook channel's secret replaced ($2: the new one).
+constexpr std::string_view kRotateChannelSecret = R"sql(
+  UPDATE notification_channels c SET config = jsonb_set(c.config, '{secret}', to_jsonb($2::text)), updated_at = now()
+  WHERE c.id = $1 AND c.channel_type = 'webhook'
+  RETURNING notification_channel_json(c, (SELECT email FROM users WHERE id = c.owner_user_id))
+)sql";
+
 const core::json::StringRule kOwnerFilter{.one_of = {"global", "personal", "all"}};
 
 std::int64_t id_of(const Request& req) {
@@ -107,6 +115,13 @@ Response channel_fields::test_result(std::int64_t channel_id, const notify::Deli
   return Response::json(out);
 }
 
+awaitable<Response> channel_fields::rotate_secret(core::db::Pool& db, std::int64_t channel_id) {
+  const std::string secret = core::standard_webhooks::new_secret();
+  const auto rows = co_await db.query(kRotateChannelSecret, channel_id, secret);
+  if (rows.empty()) throw no_channel(channel_id);                               // removed meanwhile
+  co_return core::app::shown_once(rows.front().text(0), {{"secret", secret}});  // the only time it is shown
+}
+
 void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
                             std::shared_ptr<const notify::Notifier> notifier) {
   identity::Routes routes(ctx.router, id);
@@ -119,7 +134,7 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
     return core::app::json_document(db, current_user(req).is_admin ? kListForAdmin : kListGlobal, owner);
   });
 
-  routes.post("/api/notification-channels", Access::admin(), [&db, notifier](Request& req) {
+  routes.post("/api/notification-channels", Access::admin(), [&db, notifier](Request& req) -> awaitable<Response> {
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
     const std::string type = in.string("channel_type", kChannelType);
@@ -127,16 +142,21 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
     const std::string name = in.optional_string("name", kName).value_or("");
     const bool enabled = in.optional_boolean("enabled").value_or(true);
     if (!in.has("config")) in.add("config", "is required");
+    json given = in.has("config") ? body["config"] : json::object();
+    const auto secret = notify::add_generated_secret(type, given);  // a webhook without one
     const json config = notify::is_channel_type(type) && in.has("config")
-                            ? notify::read_config(type, body["config"], notifier->settings(), in)
+                            ? notify::read_config(type, given, notifier->settings(), in)
                             : json::object();
     in.finish();
-    return core::app::json_resource(db,
-                                    {.missing = Problem::invalid_field("owner_user_id", "no such user"),
-                                     .duplicate = Problem::conflict("user " + std::to_string(owner.value_or(0)) +
-                                                                    " has a " + type + " channel already"),
-                                     .found = core::http::Status::created},
-                                    kCreateChannel, type, owner, name, enabled, config);
+    auto created = co_await core::app::json_resource(
+        db,
+        {.missing = Problem::invalid_field("owner_user_id", "no such user"),
+         .duplicate =
+             Problem::conflict("user " + std::to_string(owner.value_or(0)) + " has a " + type + " channel already"),
+         .found = core::http::Status::created},
+        kCreateChannel, type, owner, name, enabled, config);
+    if (secret) created = core::app::shown_once(created.body, {{"secret", *secret}}, created.status);  // this once
+    co_return created;
   });
 
   routes.get("/api/notification-channels/{id}", [&db](Request& req) -> awaitable<Response> {
@@ -175,6 +195,14 @@ void install_channel_routes(core::app::Context& ctx, std::shared_ptr<identity::I
     const Stored s = co_await load_for(db, req);
     const auto delivery = co_await notifier->send_test(s.channel);
     co_return test_result(s.channel.id, delivery);
+  });
+
+  routes.post("/api/notification-channels/{id}/rotate-secret", [&db](Request& req) -> awaitable<Response> {
+    const Stored s = co_await load_for(db, req);
+    if (s.channel.type != "webhook")
+      throw Problem::conflict("channel " + std::to_string(s.channel.id) + " is a " + s.channel.type +
+                              " channel: only a webhook channel has a signing secret");
+    co_return co_await rotate_secret(db, s.channel.id);
   });
 }
 

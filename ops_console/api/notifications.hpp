@@ -10,12 +10,19 @@
 //   PATCH  /api/notification-channels/{id}           {name?, enabled?, config?} (config merges over the stored one)
 //   DELETE /api/notification-channels/{id}           → 204
 //   POST   /api/notification-channels/{id}/test      sends a test message → {channel_id, delivered, ...}
+//   POST   /api/notification-channels/{id}/rotate-secret   a webhook channel's new secret → the channel and
+//                                                          `secret`, shown this once
 //
 //   api/personal_channels.cpp: the session user's own, by type
 //   GET    /api/me/channels                          the session user's personal channels
 //   PUT    /api/me/channels/{type}                   upsert, then a best-effort test → {channel, test}
 //   DELETE /api/me/channels/{type}                   → 204; 404 when absent
 //   POST   /api/me/channels/{type}/test              → {channel_id, delivered, ...}; 404 when absent
+//   POST   /api/me/channels/{type}/rotate-secret     webhook only → the channel and its new `secret`
+//
+// A webhook channel created without a secret gets one (core::standard_webhooks::new_secret, as an
+// agent instance does): the creating answer shows it as `secret` (the channel's own, or `channel`'s
+// in a PUT), that once; it is write-only afterwards, as every secret of a channel.
 //
 //   api/notification_subscriptions.cpp: the session user's matrix
 //   GET    /api/me/notification-subscriptions        {eventKeys, channelTypes, matrix}; cells default to true
@@ -46,6 +53,8 @@ inline const core::json::StringRule kChannelType{
 inline const core::json::StringRule kName{.max_length = 200};
 // The answer of a test send.
 core::http::Response test_result(std::int64_t channel_id, const notify::Delivery& delivery);
+// Gives the webhook channel `channel_id` a new secret → the channel with `secret` (404 when it is gone).
+boost::asio::awaitable<core::http::Response> rotate_secret(core::db::Pool& db, std::int64_t channel_id);
 }  // namespace channel_fields
 
 }  // namespace ops_console

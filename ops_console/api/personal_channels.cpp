@@ -75,18 +75,21 @@ void install_personal_channel_routes(core::app::Context& ctx, std::shared_ptr<id
     const auto existing = co_await db.query(kMineOfType, user_id, type);
     const json stored = existing.empty() ? json::object() : json::parse(existing.front().text(2));
     const json secrets_set = existing.empty() ? json::array() : json::parse(existing.front().text(3));
+    json incoming = notify::replace_config(stored, body["config"], secrets_set);
+    const auto secret = notify::add_generated_secret(type, incoming);  // a new webhook channel without one
     core::json::Errors errors;
-    const json config = notify::read_config(type, notify::replace_config(stored, body["config"], secrets_set),
-                                            notifier->settings(), errors, stored);
+    const json config = notify::read_config(type, incoming, notifier->settings(), errors, stored);
     errors.finish();
 
     const auto rows = co_await db.query(kUpsertMine, user_id, type, name, enabled, config);
     const auto& row = rows.front();
     const notify::Channel channel{.id = row.get<std::int64_t>(0), .type = type, .name = name, .config = config};
     const bool created = row.get<bool>(2);
+    json rendered = json::parse(row.text(1));
+    if (secret) rendered["secret"] = *secret;  // generated: the only time it is shown
     // Best effort: the channel is saved whatever the test send says.
     const auto delivery = co_await notifier->send_test(channel);
-    co_return Response::json({{"channel", json::parse(row.text(1))}, {"test", delivery.to_json()}},
+    co_return Response::json({{"channel", rendered}, {"test", delivery.to_json()}},
                              created ? core::http::Status::created : core::http::Status::ok);
   });
 
@@ -95,6 +98,15 @@ void install_personal_channel_routes(core::app::Context& ctx, std::shared_ptr<id
     const auto rows = co_await db.query(kDeleteMine, current_user(req).id, type);
     if (rows.empty()) throw Problem::not_found("you have no " + type + " channel");
     co_return Response::empty();
+  });
+
+  routes.post("/api/me/channels/{type}/rotate-secret", [&db](Request& req) -> awaitable<Response> {
+    const std::string type = channel_type_of(req);
+    if (type != "webhook")
+      throw Problem::invalid_field("type", "must be webhook: no other channel type has a signing secret");
+    const auto rows = co_await db.query(kMineOfType, current_user(req).id, type);
+    if (rows.empty()) throw Problem::not_found("you have no webhook channel");
+    co_return co_await rotate_secret(db, rows.front().get<std::int64_t>(0));
   });
 
   routes.post("/api/me/channels/{type}/test", [&db, notifier](Request& req) -> awaitable<Response> {

@@ -170,7 +170,7 @@ void Summary::schedule(core::app::Context& ctx, std::chrono::milliseconds interv
       std::make_shared<Scheduled>(ctx, std::move(notifier), std::move(registry), std::move(flagged), std::move(clock));
   auto schedule = core::async::Schedule::start(
       ctx.executor, interval, [scheduled]() -> awaitable<void> { co_await scheduled->summary.tick(); },
-      "morning summary");
+      "morning summary", ctx.clock);
   schedule->wake();  // the catch-up: a start during the morning sends a day not sent yet
   ctx.stop_hooks.push_back([schedule, scheduled] {
     schedule->stop();

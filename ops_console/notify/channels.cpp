@@ -120,6 +120,13 @@ json read_config(std::string_view type, const json& config, const NotifySettings
   return out;
 }
 
+std::optional<std::string> add_generated_secret(std::string_view type, json& config) {
+  if (type != "webhook" || !config.is_object() || config.contains("secret")) return std::nullopt;
+  std::string secret = core::standard_webhooks::new_secret();
+  config["secret"] = secret;
+  return secret;
+}
+
 namespace {
 
 json overlay(json kept, const json& incoming) {

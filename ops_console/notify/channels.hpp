@@ -6,7 +6,8 @@
 //   messenger_bot  {bot_token, chat_id}  Telegram Bot API sendMessage
 //   push_topic     {topic}               ntfy topic; {"mint_topic": true} asks for a long random one
 //   webhook        {url, secret}         any https endpoint on WEBHOOK_ALLOWED_HOSTS, signed by Standard Webhooks
-//                                        under the secret (whsec_...)
+//                                        under the secret (whsec_...; generated when none is given, and shown
+//                                        that once, as an agent instance's)
 //
 // Secret fields (bot_token, secret) are write-only: responses list them under "secrets_set". They
 // are named once, by notification_secret_fields() (migration 0008), which the renderer
@@ -19,6 +20,7 @@
 
 #include <array>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,6 +51,12 @@ NotifySettings read_notify_settings(core::config::Reader& env);
 // as it is, so a secret saved before Standard Webhooks survives an update that leaves it alone.
 nlohmann::json read_config(std::string_view type, const nlohmann::json& config, const NotifySettings& settings,
                            core::json::Errors& errors, const nlohmann::json& stored = nlohmann::json::object());
+
+// A webhook channel whose configuration names no secret (neither given nor kept from the stored
+// one: a channel being created) gets a new one, core::standard_webhooks::new_secret() as an agent
+// instance does: `config` gains it, and it is returned for the answer to show, that once. Nullopt
+// for another type, a configuration that is not an object, or one that names a secret.
+std::optional<std::string> add_generated_secret(std::string_view type, nlohmann::json& config);
 
 // A configuration for an update, `incoming` over what is kept of `stored`. Asking to mint a topic
 // drops the stored one. merge_config keeps every stored field the update omits (PATCH);

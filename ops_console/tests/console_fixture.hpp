@@ -21,10 +21,11 @@ struct ConsoleTest : ::testing::Test {
   core::testing::TestDatabase database{ops_console::definition().migrations};
   std::unique_ptr<core::testing::RunningService> svc;
 
-  void start(std::map<std::string, std::string> env = {}) {
+  // `clock`: what the service's schedules wait on (a core::testing::ManualClock), else the steady clock.
+  void start(std::map<std::string, std::string> env = {}, std::shared_ptr<core::async::Clock> clock = nullptr) {
     env.emplace("LOGIN_DELAY_MS", "1");
-    svc = std::make_unique<core::testing::RunningService>(ops_console::definition(), database.url(),
-                                                          core::config::Environment(env.begin(), env.end()));
+    svc = std::make_unique<core::testing::RunningService>(
+        ops_console::definition(), database.url(), core::config::Environment(env.begin(), env.end()), std::move(clock));
   }
   std::string sql(const std::string& s) { return core::testing::sql(database.url(), s); }
 

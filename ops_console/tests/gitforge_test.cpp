@@ -355,7 +355,10 @@ TEST_F(GitforgeTest, AChatMessageSaysWhatWasPushed) {
     EXPECT_NE(text.find(part), std::string::npos) << part << " in " << text;
   EXPECT_EQ(text.find("Change 5"), std::string::npos);  // five first lines at most
   EXPECT_EQ(text.find("with a body"), std::string::npos);
-  EXPECT_EQ(sql("SELECT count(*) FROM notification_deliveries WHERE event_key = 'gitforge_push' AND delivered"), "1");
+  // Recorded once the receiver has answered, so a moment after the message arrives.
+  EXPECT_TRUE(core::testing::eventually([&] {
+    return sql("SELECT count(*) FROM notification_deliveries WHERE event_key = 'gitforge_push' AND delivered") == "1";
+  }));
 }
 
 TEST_F(GitforgeTest, AnAgentReadsCommitsWithItsOwnTokenOnly) {

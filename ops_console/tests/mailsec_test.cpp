@@ -2,6 +2,7 @@
 // its 403 fallback, the cap of 100 in pages of 10, no-store), release, the delivered-mail search
 // (range rules, statuses, spam classes), the 20-second timeout, tenants, and mailbox remediation
 // (search, move to Deleted Items, delete, audited; a mailbox the app may not open).
+#include "core/testing/manual_clock.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -238,6 +239,43 @@ TEST_F(MailsecTest, TenantsAndTheStateTable) {
   EXPECT_EQ(call("GET", "/api/mailsec/held", nullptr, tech).status, 403u);
   EXPECT_EQ(post("/api/mailsec/held/release", {{"id", "x"}}).status, 403u);
   EXPECT_EQ(call("GET", "/api/mailsec/held").status, 401u);
+}
+
+// The counts' two schedules on a hand-moved clock (issue 31, part 6): while the mail-security
+// integration is switched off, neither their runs at start nor a day of rounds reach Mimecast or
+// the table (the retention keeps a day past 18 months); switched on again, the next pull round
+// pulls and the next retention round deletes, neither before its time.
+TEST_F(MailsecTest, TheCountsSchedulesRunNothingWhileTheIntegrationIsSwitchedOff) {
+  fakes.mimecast().seed({.seed = 8, .held = 0, .tracked = 0, .users = 6, .days = 3});
+  const json expected = fakes.mimecast().counts();
+  add_user("boss@msp.example", kPassword, true);
+  sql("INSERT INTO mailsec_message_counts (user_email, day, sent, received) VALUES ('old@msp.example', "
+      "(now() AT TIME ZONE 'UTC')::date - interval '19 months', 1, 1)");
+  sql("UPDATE integration_settings SET disabled = true WHERE key = 'mailsec'");
+  auto env = mailsec_env();
+  env["MAILSEC_COUNTS_MINUTES"] = "360";
+  env["MORNING_SUMMARY_TICK_SECONDS"] = "3600";  // its schedule is on the clock too: fewer rounds
+  auto clock = std::make_shared<core::testing::ManualClock>();
+  start(env, clock);
+  const auto boss = sign_in("boss@msp.example", kPassword);
+  const auto rows = [&] { return sql("SELECT count(*) FROM mailsec_message_counts"); };
+
+  clock->advance(std::chrono::hours(24));
+  EXPECT_EQ(clock->rounds("mailsec counts"), 4);  // every 6 hours, besides the run at start
+  EXPECT_EQ(clock->rounds("mailsec retention"), 1);
+  EXPECT_EQ(fakes.mimecast().stats()["requests"], 0);
+  EXPECT_EQ(rows(), "1");  // the old day, kept
+
+  const auto on = call("PATCH", "/api/admin/integrations", {{"key", "mailsec"}, {"disabled", false}}, boss);
+  ASSERT_EQ(on.status, 200u) << on.body;
+  clock->advance(std::chrono::hours(5));
+  EXPECT_EQ(rows(), "1");
+  clock->advance(std::chrono::hours(1));  // the pull at 30 hours
+  EXPECT_EQ(rows(), std::to_string(expected.size() + 1));
+  EXPECT_GT(fakes.mimecast().stats()["requests"], 0);
+  clock->advance(std::chrono::hours(18));  // the retention at 48 hours
+  EXPECT_EQ(rows(), std::to_string(expected.size()));
+  EXPECT_EQ(clock->rounds("mailsec retention"), 2);
 }
 
 // The message counts: pulled at start from the SIEM receipt stream, per internal user and UTC day,

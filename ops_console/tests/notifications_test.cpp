@@ -70,10 +70,12 @@ TEST_F(ChannelsTest, EveryRouteNeedsASessionAndTheAdminRoutesAnAdministrator) {
                                                         {"PATCH", at("1")},
                                                         {"DELETE", at("1")},
                                                         {"POST", at("1") + "/test"},
+                                                        {"POST", at("1") + "/rotate-secret"},
                                                         {"GET", "/api/me/channels"},
                                                         {"PUT", "/api/me/channels/push_topic"},
                                                         {"DELETE", "/api/me/channels/push_topic"},
                                                         {"POST", "/api/me/channels/push_topic/test"},
+                                                        {"POST", "/api/me/channels/webhook/rotate-secret"},
                                                         {"GET", kMatrix},
                                                         {"PUT", kMatrix}})
     EXPECT_EQ(call(method, path, json::object()).status, 401u) << method << " " << path;
@@ -229,6 +231,117 @@ TEST_F(ChannelsTest, AnOlderWebhookSecretIsKeptButANewOneMustBeStandard) {
   const auto again = call("PUT", "/api/me/channels/webhook", {{"config", {{"url", webhook_url()}}}}, tech);
   ASSERT_EQ(again.status, 200u) << again.body;
   EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE owner_user_id = " + tech_id), older);
+}
+
+// A webhook channel created without a secret gets a Standard Webhooks one (issue 31, part 5), shown
+// in the creating answer only: the channel's GET and the lists say that a secret is set, never
+// which. The receiver verifies the test message with it. A secret given is kept, and not shown
+// back; a bad one is a 400 naming config.secret, and saves nothing.
+TEST_F(ChannelsTest, AWebhookSecretIsGeneratedWhenNoneIsGivenAndShownOnce) {
+  namespace sw = core::standard_webhooks;
+  const auto created =
+      call("POST", kChannels, {{"channel_type", "webhook"}, {"config", {{"url", webhook_url("made")}}}}, boss);
+  ASSERT_EQ(created.status, 201u) << created.body;
+  const std::string secret = created.json().value("secret", "");
+  ASSERT_TRUE(sw::decode_secret(secret)) << created.body;
+  EXPECT_EQ(sw::decode_secret(secret)->size(), sw::kKeyBytes);
+  EXPECT_EQ(created.json()["secrets_set"], json::array({"secret"}));
+  EXPECT_FALSE(created.json()["config"].contains("secret"));
+  const std::string id = std::to_string(created.json()["id"].get<long>());
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE id = " + id), secret);
+
+  const auto later = call("GET", at(id), nullptr, boss);
+  ASSERT_EQ(later.status, 200u) << later.body;
+  EXPECT_EQ(later.json()["secrets_set"], json::array({"secret"}));  // set, and no more than that
+  EXPECT_FALSE(later.json().contains("secret")) << later.body;
+  EXPECT_EQ(later.body.find(secret.substr(6)), std::string::npos);
+  EXPECT_EQ(call("GET", kChannels, nullptr, boss).body.find(secret.substr(6)), std::string::npos);
+  ASSERT_EQ(call("POST", at(id) + "/test", nullptr, boss).json()["delivered"], true);
+  EXPECT_TRUE(ops_console::testing::webhook_verifies(received("webhook").back(), secret));
+
+  // A personal one: the secret is in the PUT's channel, and the test message verifies with it.
+  const auto mine = call("PUT", "/api/me/channels/webhook", {{"config", {{"url", webhook_url("mine")}}}}, tech);
+  ASSERT_EQ(mine.status, 201u) << mine.body;
+  const std::string personal = mine.json()["channel"].value("secret", "");
+  ASSERT_TRUE(sw::decode_secret(personal)) << mine.body;
+  EXPECT_NE(personal, secret);
+  EXPECT_EQ(mine.json()["test"]["delivered"], true) << mine.body;
+  EXPECT_TRUE(ops_console::testing::webhook_verifies(received("webhook").back(), personal));
+  // Saved again without it: kept, and not shown.
+  const auto again = call("PUT", "/api/me/channels/webhook", {{"config", {{"url", webhook_url("mine")}}}}, tech);
+  ASSERT_EQ(again.status, 200u) << again.body;
+  EXPECT_FALSE(again.json()["channel"].contains("secret")) << again.body;
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE owner_user_id = " + tech_id), personal);
+  EXPECT_EQ(call("GET", "/api/me/channels", nullptr, tech).body.find(personal.substr(6)), std::string::npos);
+
+  // One's own: kept as given, not shown back.
+  const auto given = call("POST", kChannels, {{"channel_type", "webhook"}, {"config", config_for("webhook")}}, boss);
+  ASSERT_EQ(given.status, 201u) << given.body;
+  EXPECT_FALSE(given.json().contains("secret")) << given.body;
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE id = " +
+                std::to_string(given.json()["id"].get<long>())),
+            ops_console::testing::kSecret);
+
+  // A bad one: a 400 naming it, whichever route.
+  const json bad{{"url", webhook_url()}, {"secret", "whsec_c2hvcnQ="}};
+  expect_refused("POST", kChannels, {{{{"channel_type", "webhook"}, {"config", bad}}, "config.secret"}}, boss,
+                 "notification_channels");
+  expect_refused("PUT", "/api/me/channels/webhook", {{{{"config", bad}}, "config.secret"}}, other,
+                 "notification_channels");
+  expect_refused("PATCH", at(id), {{{{"config", {{"secret", ""}}}}, "config.secret"}}, boss, "notification_channels");
+  EXPECT_EQ(sql("SELECT config->>'secret' FROM notification_channels WHERE id = " + id), secret);
+}
+
+// Rotation (issue 31, part 5): a new secret, shown in that answer only; the next message is signed
+// with it, so a receiver holding the old one no longer verifies. An administrator rotates any
+// webhook channel, its owner a personal one (by id or by type); others get 403, other types none.
+TEST_F(ChannelsTest, RotatingAWebhookSecretChangesTheSignatureTheReceiverSees) {
+  namespace sw = core::standard_webhooks;
+  using ops_console::testing::kSecret;
+  using ops_console::testing::webhook_verifies;
+  const std::string global = create("webhook");  // with kSecret
+  ASSERT_EQ(call("POST", at(global) + "/test", nullptr, boss).json()["delivered"], true);
+  EXPECT_TRUE(webhook_verifies(received("webhook").back(), kSecret));
+
+  const auto rotated = call("POST", at(global) + "/rotate-secret", nullptr, boss);
+  ASSERT_EQ(rotated.status, 200u) << rotated.body;
+  const std::string fresh = rotated.json().value("secret", "");
+  ASSERT_TRUE(sw::decode_secret(fresh)) << rotated.body;
+  EXPECT_NE(fresh, kSecret);
+  EXPECT_EQ(rotated.json()["id"], std::stol(global));
+  EXPECT_EQ(rotated.json()["secrets_set"], json::array({"secret"}));
+  EXPECT_FALSE(call("GET", at(global), nullptr, boss).json().contains("secret"));
+  ASSERT_EQ(call("POST", at(global) + "/test", nullptr, boss).json()["delivered"], true);
+  EXPECT_TRUE(webhook_verifies(received("webhook").back(), fresh));
+  EXPECT_FALSE(webhook_verifies(received("webhook").back(), kSecret));
+  const auto twice = call("POST", at(global) + "/rotate-secret", nullptr, boss);
+  EXPECT_NE(twice.json().value("secret", ""), fresh);
+
+  // The owner of a personal one, by type and by id; nobody else.
+  ASSERT_EQ(call("PUT", "/api/me/channels/webhook", {{"config", config_for("webhook")}}, tech).status, 201u);
+  const std::string personal = sql("SELECT id FROM notification_channels WHERE owner_user_id = " + tech_id);
+  const auto by_type = call("POST", "/api/me/channels/webhook/rotate-secret", nullptr, tech);
+  ASSERT_EQ(by_type.status, 200u) << by_type.body;
+  const std::string mine = by_type.json().value("secret", "");
+  ASSERT_TRUE(sw::decode_secret(mine)) << by_type.body;
+  ASSERT_EQ(call("POST", "/api/me/channels/webhook/test", nullptr, tech).json()["delivered"], true);
+  EXPECT_TRUE(webhook_verifies(received("webhook").back(), mine));
+  EXPECT_FALSE(webhook_verifies(received("webhook").back(), kSecret));
+  const auto by_id = call("POST", at(personal) + "/rotate-secret", nullptr, tech);
+  ASSERT_EQ(by_id.status, 200u) << by_id.body;
+  EXPECT_NE(by_id.json().value("secret", ""), mine);
+  EXPECT_EQ(call("POST", at(personal) + "/rotate-secret", nullptr, other).status, 403u);
+  EXPECT_EQ(call("POST", at(global) + "/rotate-secret", nullptr, tech).status, 403u);
+  EXPECT_EQ(call("POST", "/api/me/channels/webhook/rotate-secret", nullptr, other).status, 404u);
+
+  // Other types have no secret to rotate; an unknown channel is a 404.
+  const std::string push = create("push_topic");
+  EXPECT_EQ(call("POST", at(push) + "/rotate-secret", nullptr, boss).status, 409u);
+  const auto not_webhook = call("POST", "/api/me/channels/push_topic/rotate-secret", nullptr, tech);
+  EXPECT_EQ(not_webhook.status, 400u);
+  EXPECT_EQ(not_webhook.json()["errors"][0]["field"], "type");
+  EXPECT_EQ(call("POST", at("999999") + "/rotate-secret", nullptr, boss).status, 404u);
+  EXPECT_EQ(sql("SELECT config->>'topic' FROM notification_channels WHERE id = " + push), "ops-alerts");
 }
 
 TEST_F(ChannelsTest, PersonalChannelsUpsertTestAndDelete) {

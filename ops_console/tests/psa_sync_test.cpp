@@ -2,6 +2,7 @@
 // incremental sync picks up a change and a deletion, every reconciliation rule and count, one
 // run at a time across two instances, the picklists, the webhook intake fetching what the copy
 // lacks, and the PSA's integration-health row that every request moves (issue 31).
+#include "core/testing/manual_clock.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/api/sync.hpp"
@@ -371,6 +372,41 @@ TEST_F(PsaSyncTest, TheScheduledRunSkipsWhileTheIntegrationIsOff) {
   ops_console::integrations::Registry enabled(pool, {});
   io.run(ops_console::scheduled_psa_sync(enabled, *sync));
   EXPECT_NE(sql("SELECT count(*) FROM sync_history WHERE entity_type = 'Tickets' AND status = 'succeeded'"), "0");
+}
+
+// The service's own PSA schedule (PSA_SYNC_INTERVAL_MINUTES) on a hand-moved clock (issue 31, part
+// 6): while an administrator has switched the PSA integration off, six rounds of the schedule come
+// and go without a sync_history row or a call to the PSA; switched on again, the next round's end
+// runs the sync, and not a minute before.
+TEST_F(PsaSyncTest, TheScheduleRunsNothingWhileTheIntegrationIsSwitchedOff) {
+  seed(10);
+  auto clock = std::make_shared<core::testing::ManualClock>();
+  auto env = psa_env();
+  env["PSA_SYNC_INTERVAL_MINUTES"] = "5";
+  add_user("boss@msp.example", "correct horse battery", true);
+  start(env, clock);
+  admin = sign_in("boss@msp.example", "correct horse battery");
+  const auto switch_psa = [&](bool disabled) {
+    const auto res = call("PATCH", "/api/admin/integrations", {{"key", "psa"}, {"disabled", disabled}}, admin);
+    EXPECT_EQ(res.status, 200u) << res.body;
+  };
+  const auto psa_requests = [&] { return fakes.autotask().stats()["requests"].get<long>(); };
+
+  switch_psa(true);
+  const long before = psa_requests();
+  clock->advance(std::chrono::minutes(30));
+  EXPECT_EQ(clock->rounds("psa sync"), 6);                   // the schedule came round six times ...
+  EXPECT_EQ(sql("SELECT count(*) FROM sync_history"), "0");  // ... and ran nothing
+  EXPECT_EQ(psa_requests(), before);
+
+  switch_psa(false);
+  clock->advance(std::chrono::minutes(4));
+  EXPECT_EQ(sql("SELECT count(*) FROM sync_history"), "0");  // the round ends at 35 minutes
+  clock->advance(std::chrono::minutes(1));                   // returns once the run is over
+  EXPECT_EQ(clock->rounds("psa sync"), 7);
+  EXPECT_EQ(sql("SELECT count(*) FROM sync_history WHERE status <> 'succeeded'"), "0");
+  EXPECT_NE(sql("SELECT count(*) FROM sync_history WHERE entity_type = 'Tickets' AND status = 'succeeded'"), "0");
+  EXPECT_GT(psa_requests(), before);
 }
 
 // Autotask's 429 (and 5xx) are retried after the Retry-After it asks for; the caller sees none.

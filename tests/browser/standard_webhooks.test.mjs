@@ -61,15 +61,15 @@ async function api(method, path, body) {
   return { status: res.status, body: parsed };
 }
 
-// The first arrival at `path`, waiting for it as long as the console may take to send (it sends
-// in the background); fails naming the path when none comes.
-async function arrivalAt(path) {
+// The arrival number `n` (0: the first) at `path`, waiting for it as long as the console may take
+// to send (it sends in the background); fails naming the path when none comes.
+async function arrivalAt(path, n = 0) {
   for (let i = 0; i < 600; i++) {
-    const found = arrivals.find((a) => a.path === path);
+    const found = arrivals.filter((a) => a.path === path)[n];
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.fail(`nothing arrived at ${path}`);
+  assert.fail(`no arrival ${n} at ${path}`);
 }
 
 // The arrival verifies under `secret` with the official library, and no longer does once its body
@@ -102,6 +102,32 @@ test('a webhook channel\'s test message verifies with the standardwebhooks packa
     assert.equal(payload.event, 'test');
     assert.equal(arrival.headers['x-notify-event'], 'test');
     assert.equal(arrival.headers['x-signature-256'], undefined, 'the old signature header is gone');
+  } finally {
+    assert.equal((await api('DELETE', `/api/notification-channels/${created.body.id}`)).status, 204);
+  }
+});
+
+test('a webhook channel\'s generated and rotated secrets verify with the standardwebhooks package', async () => {
+  const path = `/channel/${unique('swh-made')}`;
+  const created = await api('POST', '/api/notification-channels', {
+    channel_type: 'webhook', name: unique('swh-made'), config: { url: receiverUrl + path },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const made = created.body.secret; // generated, shown this once
+  assert.match(made, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  try {
+    assert.equal((await api('POST', `/api/notification-channels/${created.body.id}/test`)).body.delivered, true);
+    assertVerifies(await arrivalAt(path, 0), made);
+
+    const rotated = await api('POST', `/api/notification-channels/${created.body.id}/rotate-secret`);
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const fresh = rotated.body.secret;
+    assert.match(fresh, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.notEqual(fresh, made);
+    assert.equal((await api('POST', `/api/notification-channels/${created.body.id}/test`)).body.delivered, true);
+    const second = await arrivalAt(path, 1);
+    assertVerifies(second, fresh);
+    assert.throws(() => new Webhook(made).verify(second.body, second.headers), /No matching signature/);
   } finally {
     assert.equal((await api('DELETE', `/api/notification-channels/${created.body.id}`)).status, 204);
   }
