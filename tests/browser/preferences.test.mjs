@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
 import {
   allowSignInProbe, assertAccessible, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, loadTimings, openPage,
   opsConsole, routeJson, screenshot, signIn, tabTo, viewports,
@@ -23,12 +24,16 @@ const DARK_BACKGROUND = 'rgb(11, 13, 16)'; // app.css: --bg in dark
 let receiver;
 let receiverUrl;
 const arrivals = [];
+const messages = []; // {headers, body} of each, for the Standard Webhooks verifier
 let failing = false;
 before(async () => {
   receiver = createServer((req, res) => {
-    req.resume();
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => { body += chunk; });
     req.on('end', () => {
       arrivals.push(req.url);
+      messages.push({ headers: req.headers, body });
       if (failing) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('receiver failed');
       else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
     });
@@ -220,7 +225,7 @@ async function preferencesAt(viewportName) {
 
     const card = page.locator('[data-channel=webhook]');
     await card.getByLabel('URL', { exact: true }).fill(`${receiverUrl}/prefs-${viewportName}`);
-    const secret = card.getByLabel('Signing secret');
+    const secret = card.getByLabel('Signing secret', { exact: true });
     await secret.fill('hunter2-is-not-a-secret');
     await tabTo(page, page.getByRole('button', { name: 'Add webhook', exact: true }), 10);
     await page.keyboard.press('Enter');
@@ -230,7 +235,8 @@ async function preferencesAt(viewportName) {
     assert.equal(await card.getByRole('alert').innerText(), 'Not saved: a field needs a change (said under it).');
     assert.deepEqual(await routeJson(page, '/api/me/channels'), [], 'nothing was saved');
 
-    await secret.fill(`whsec_${randomBytes(32).toString('base64')}`);
+    const ownSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    await secret.fill(ownSecret);
     await page.getByRole('button', { name: 'Add webhook', exact: true }).click();
     const status = card.getByRole('status');
     await card.getByText('Saved. The test message was delivered (HTTP 200).').waitFor();
@@ -253,6 +259,21 @@ async function preferencesAt(viewportName) {
     } finally {
       failing = false;
     }
+
+    // a new signing secret, made by the console: shown once, and the next message verifies with it
+    // (and no longer with the secret given before)
+    await page.getByRole('button', { name: 'Make a new signing secret for webhook' }).click();
+    const shown = card.getByTestId('secret-webhook');
+    await shown.waitFor();
+    const rotated = (await shown.locator('.secret-value').innerText()).trim();
+    assert.match(rotated, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+    await page.getByRole('button', { name: 'Send a test to webhook' }).click();
+    await card.getByText(/^The test message was delivered/).waitFor();
+    const last = messages[messages.length - 1];
+    assert.doesNotThrow(() => new Webhook(rotated).verify(last.body, last.headers), 'signed with the new secret');
+    assert.throws(() => new Webhook(ownSecret).verify(last.body, last.headers), 'no longer with the old one');
+    await shown.getByRole('button', { name: 'I have kept it' }).click();
+    assert.equal(await shown.count(), 0, 'shown once: gone when dismissed');
 
     await page.getByRole('button', { name: 'Remove webhook' }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove your webhook?' });

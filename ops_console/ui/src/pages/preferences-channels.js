@@ -36,7 +36,8 @@ export const CHANNEL_TYPES = [
     about: 'JSON to a URL of yours, signed as Standard Webhooks describes.',
     fields: [
       { key: 'url', label: 'URL', input: 'url', hint: 'https, on a host the administrator allows.' },
-      { key: 'secret', label: 'Signing secret', secret: true, hint: 'whsec_ and the base64 of 24 to 64 random bytes (echo whsec_$(openssl rand -base64 32)).' },
+      { key: 'secret', label: 'Signing secret', secret: true, generated: true,
+        hint: 'Leave it empty and the console makes one, shown once after saving; or give your own: whsec_ and the base64 of 24 to 64 random bytes.' },
     ],
   },
 ];
@@ -62,6 +63,7 @@ function ChannelCard({ spec, channel, onSaved, onRemoved }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(null); // 'save' | 'test' | 'remove'
   const [result, setResult] = useState(null); // {text, ok, at}
+  const [shown, setShown] = useState(null); // a secret the console made, shown this once
   const dialog = useRef(null);
   const firstInput = useRef(null);
   const t = spec.type;
@@ -78,7 +80,8 @@ function ChannelCard({ spec, channel, onSaved, onRemoved }) {
     if (spec.mint && form.mint) config.mint_topic = true;
     for (const f of spec.fields) {
       if (spec.mint && form.mint && f.key === 'topic') continue;
-      if (f.secret && form[f.key] === '' && channel?.secrets_set?.includes(f.key)) continue; // keep the stored one
+      // an empty secret keeps the stored one, or (webhook) has the console make one
+      if (f.secret && form[f.key] === '' && (channel?.secrets_set?.includes(f.key) || f.generated)) continue;
       config[f.key] = form[f.key].trim();
     }
     setBusy('save');
@@ -87,6 +90,7 @@ function ChannelCard({ spec, channel, onSaved, onRemoved }) {
     try {
       const out = await api.put(`/api/me/channels/${t}`, { name: form.name.trim(), enabled: form.enabled, config });
       setResult({ text: `Saved. ${testWords(out.test)}`, ok: out.test.delivered, at: new Date().toISOString() });
+      setShown(out.channel.secret || null);
       onSaved(out.channel);
     } catch (err) {
       setError(err);
@@ -102,6 +106,22 @@ function ChannelCard({ spec, channel, onSaved, onRemoved }) {
     try {
       const out = await api.post(`/api/me/channels/${t}/test`);
       setResult({ text: testWords(out), ok: out.delivered, at: new Date().toISOString() });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  // a new signing secret: the old one stops working at once
+  const rotate = async () => {
+    setBusy('rotate');
+    setError(null);
+    setResult(null);
+    try {
+      const out = await api.post(`/api/me/channels/${t}/rotate-secret`);
+      setShown(out.secret);
+      setResult({ text: 'A new signing secret is in force; the old one no longer verifies.', ok: true, at: new Date().toISOString() });
     } catch (err) {
       setError(err);
     } finally {
@@ -181,9 +201,16 @@ function ChannelCard({ spec, channel, onSaved, onRemoved }) {
           ${busy === 'save' ? 'Saving…' : channel ? 'Save' : 'Add'}</button>
         ${channel ? html`<button type="button" disabled=${!!busy} aria-label=${`Send a test to ${spec.title.toLowerCase()}`} onClick=${test}>
             ${busy === 'test' ? 'Sending…' : 'Send a test'}</button>
+          ${spec.fields.some((f) => f.generated) ? html`<button type="button" disabled=${!!busy}
+            aria-label=${`Make a new signing secret for ${spec.title.toLowerCase()}`} onClick=${rotate}>${busy === 'rotate' ? 'Rotating…' : 'New secret'}</button>` : null}
           <button type="button" class="danger" disabled=${!!busy} aria-label=${`Remove ${spec.title.toLowerCase()}`}
             onClick=${() => dialog.current?.showModal()}>Remove</button>` : null}
       </div>
+      ${shown ? html`<div class="banner warn" role="status" data-testid=${`secret-${t}`}>
+        <div><strong>Your signing secret, shown this once.</strong> Give it to your receiver now: the console keeps it hidden from here on.
+          <div><code class="mono secret-value">${shown}</code></div></div>
+        <button type="button" onClick=${() => setShown(null)}>I have kept it</button>
+      </div>` : null}
       <p class=${`test-result ${result ? (result.ok ? 'ok' : 'failed') : ''}`} role="status">${result
         ? html`${result.text}${result.at ? html` <span class="muted">${time(result.at)}</span>` : null}` : ''}</p>
     </form>
