@@ -120,6 +120,7 @@ void AutotaskFake::reset() {
   this_hour_.clear();
   faults_ = {};
   requests_ = refused_credentials_ = refused_hourly_ = sequence_number_ = callouts_ = 0;
+  echoes_.clear();
 }
 
 void AutotaskFake::seed(const autotask::SeedCounts& counts) {
@@ -274,6 +275,7 @@ json AutotaskFake::stats() const {
           {"refused_threads", refused_threads},
           {"refused_hourly", refused_hourly_},
           {"webhooks_sent", callouts_},
+          {"echoed", echoes_.count()},
           {"entities", entities}};
 }
 
@@ -304,21 +306,34 @@ struct AutotaskFake::Thread {
   Thread& operator=(const Thread&) = delete;
 };
 
-std::optional<Response> AutotaskFake::refuse_credentials(const Request& req) const {
+std::string AutotaskFake::echoed_message(const Request& req, std::string message) {
+  EchoSwitch echo;
+  {
+    std::lock_guard lock(mutex_);
+    echo = faults_.echo;
+  }
+  return echoes_.message(echo, std::move(message),
+                         {{"Secret", std::string(req.header("Secret"))},
+                          {"ApiIntegrationCode", std::string(req.header("ApiIntegrationCode"))}});
+}
+
+std::optional<Response> AutotaskFake::refuse_credentials(const Request& req) {
   const auto code = req.header("ApiIntegrationCode");
   const auto user = req.header("UserName");
   const auto secret = req.header("Secret");
+  const auto refuse = [&](int status, std::string message) {
+    return autotask::error(status, echoed_message(req, std::move(message)));
+  };
   if (code.empty() || user.empty() || secret.empty())
-    return autotask::error(401,
-                           "Authentication failed: the ApiIntegrationCode, UserName and Secret headers are required.");
+    return refuse(401, "Authentication failed: the ApiIntegrationCode, UserName and Secret headers are required.");
   if (!core::iequals(user, options_.username))
-    return autotask::error(options_.observed_auth_errors ? 500 : 401,
-                           "Authentication failed: the UserName or Secret is not valid.");
+    return refuse(options_.observed_auth_errors ? 500 : 401,
+                  "Authentication failed: the UserName or Secret is not valid.");
   if (code != options_.integration_code)
-    return autotask::error(options_.observed_auth_errors ? 500 : 401,
-                           "Authentication failed: the ApiIntegrationCode is not valid.");
+    return refuse(options_.observed_auth_errors ? 500 : 401,
+                  "Authentication failed: the ApiIntegrationCode is not valid.");
   if (!core::constant_time_equals(secret, options_.secret))
-    return autotask::error(401, "Authentication failed: the UserName or Secret is not valid.");
+    return refuse(401, "Authentication failed: the UserName or Secret is not valid.");
   return std::nullopt;
 }
 
@@ -381,8 +396,9 @@ awaitable<Response> AutotaskFake::serve(Request& req, std::string endpoint, Work
     co_return res;
   }
   if (faults.server_errors > 0)
-    co_return autotask::error(faults.status, faults.status == 503 ? "The service is temporarily unavailable."
-                                                                  : "An unexpected error has occurred.");
+    co_return autotask::error(faults.status,
+                              echoed_message(req, faults.status == 503 ? "The service is temporarily unavailable."
+                                                                       : "An unexpected error has occurred."));
   co_return work(req);
 }
 

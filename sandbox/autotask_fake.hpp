@@ -72,7 +72,10 @@
 //   PATCH  /_sandbox/autotask/entities/{entity}/{id}      change fields; bumps the last-modified field → {item}
 //   DELETE /_sandbox/autotask/entities/{entity}/{id}      → 204
 //   PUT    /_sandbox/autotask/faults                      {throttle, retry_after, server_errors, status,
-//                                                         latency_ms, entity}
+//                                                         latency_ms, entity, echo_credentials,
+//                                                         error_padding}: with echo_credentials, a refusal
+//                                                         of the credentials and a fault's error quote the
+//                                                         Secret and ApiIntegrationCode received (echo.hpp)
 //   GET    /_sandbox/autotask/stats                       requests, requests_this_hour, refusals, per entity
 //                                                         rows, requests, most_in_flight
 //   POST   /_sandbox/autotask/webhooks/send               {url, secret, entity_type, id, action, fields?,
@@ -83,6 +86,7 @@
 //                                                         the body escaped as .NET writes JSON
 #include "core/http/router.hpp"
 #include "sandbox/autotask_seed.hpp"
+#include "sandbox/echo.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -125,6 +129,7 @@ struct AutotaskFaults {
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every API call (while it holds its thread)
   std::string entity;                    // when set (e.g. "Tickets"), only that endpoint's calls
+  EchoSwitch echo;                       // errors quote the Secret and ApiIntegrationCode received (echo.hpp)
 };
 
 // One webhook callout, as Autotask posts it to a webhook's URL.
@@ -174,6 +179,7 @@ class AutotaskFake {
   void set_faults(AutotaskFaults faults);
   nlohmann::json stats() const;
   const AutotaskFakeOptions& options() const { return options_; }
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
   // Posts one callout (named argument: docs/conventions.md); never throws for the receiver's sake.
   boost::asio::awaitable<AutotaskCalloutResult> send_webhook(AutotaskCallout callout);
@@ -197,7 +203,9 @@ class AutotaskFake {
 
   // Runs an API call behind the credentials, the limits and the fault switches.
   boost::asio::awaitable<core::http::Response> serve(core::http::Request& req, std::string endpoint, Work work);
-  std::optional<core::http::Response> refuse_credentials(const core::http::Request& req) const;
+  std::optional<core::http::Response> refuse_credentials(const core::http::Request& req);
+  // `message`, quoting the request's credentials when the echo switch is on.
+  std::string echoed_message(const core::http::Request& req, std::string message);
 
   core::http::Response query(core::http::Request& req, const autotask::EntitySchema& entity,
                              const nlohmann::json& search, const std::string& paging);
@@ -219,6 +227,7 @@ class AutotaskFake {
   std::int64_t refused_hourly_ = 0;
   std::int64_t sequence_number_ = 0;
   std::int64_t callouts_ = 0;
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

@@ -281,6 +281,7 @@ void AutotaskFake::install_control(core::http::Router& router) {
     f.latency = std::chrono::milliseconds(body.value("latency_ms", 0));
     f.entity = body.value("entity", "");
     if (f.status < 500 || f.status > 599) co_return bad_request("status must be a 5xx");
+    if (const auto bad = read_echo_switch(body, f.echo)) co_return bad_request(*bad);
     set_faults(f);
     co_return Response::empty();
   });

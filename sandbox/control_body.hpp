@@ -3,6 +3,7 @@
 // integer fields within bounds. One copy for all the fakes.
 #include "core/http/message.hpp"
 #include "core/util/strings.hpp"
+#include "sandbox/echo.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -42,7 +43,8 @@ inline std::optional<std::string> read_seed(const nlohmann::json& body, std::uin
 }
 
 // The fault switches every fake has (throttle, retry_after, server_errors, status 500..599,
-// latency_ms) into `f`, a fake's own faults struct with those members.
+// latency_ms, and echo_credentials and error_padding: echo.hpp) into `f`, a fake's own faults
+// struct with those members.
 template <class Faults>
 std::optional<std::string> read_fault_switches(const nlohmann::json& body, Faults& f) {
   int latency = static_cast<int>(f.latency.count());
@@ -54,7 +56,7 @@ std::optional<std::string> read_fault_switches(const nlohmann::json& body, Fault
   for (const auto& [name, lo, hi, target] : numbers)
     if (auto bad = read_int(body, name, lo, hi, *target)) return bad;
   f.latency = std::chrono::milliseconds(latency);
-  return std::nullopt;
+  return read_echo_switch(body, f.echo);
 }
 
 }  // namespace sandbox

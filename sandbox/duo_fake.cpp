@@ -31,25 +31,27 @@ Response fail(int status, int code, std::string message, std::string detail = {}
   return Response::json(body, static_cast<core::http::Status>(status));
 }
 
-// The body Duo answers a failing status with: the status's code (status × 100 + 1) and message.
-Response fail_with_status(int status) {
+// The body Duo answers a failing status with: the status's code (status × 100 + 1) and message,
+// the message as `said` makes it (the echo switch: DuoFake::echoed).
+template <class Said>
+Response fail_with_status(int status, Said said) {
   switch (status) {
     case 400:
-      return fail(400, 40002, "Invalid request parameters");
+      return fail(400, 40002, said("Invalid request parameters"));
     case 401:
-      return fail(401, 40103, "Invalid signature in request credentials");
+      return fail(401, 40103, said("Invalid signature in request credentials"));
     case 403:
-      return fail(403, 40301, "Access forbidden");
+      return fail(403, 40301, said("Access forbidden"));
     case 404:
-      return fail(404, 40401, "Resource not found");
+      return fail(404, 40401, said("Resource not found"));
     case 429:
-      return fail(429, 42901, "Too Many Requests");
+      return fail(429, 42901, said("Too Many Requests"));
     case 500:
-      return fail(500, 50001, "Unknown internal server error");
+      return fail(500, 50001, said("Unknown internal server error"));
     case 503:
-      return fail(503, 50301, "Service Unavailable");
+      return fail(503, 50301, said("Service Unavailable"));
     default:
-      return fail(status, status * 100 + 1, status >= 500 ? "Unknown internal server error" : "Request failed");
+      return fail(status, status * 100 + 1, said(status >= 500 ? "Unknown internal server error" : "Request failed"));
   }
 }
 
@@ -81,6 +83,7 @@ void DuoFake::reset() {
   throttled_ = server_errors_ = failed_account_calls_ = 0;
   most_in_flight_ = 0;
   serving_ = {};
+  echoes_.clear();
 }
 
 void DuoFake::seed(const DuoFakeSeedOptions& options) {
@@ -160,6 +163,7 @@ json DuoFake::stats() const {
           {"in_flight", in_flight_},
           {"most_in_flight", most_in_flight_},
           {"serving_ms", std::chrono::duration<double, std::milli>(serving_).count()},
+          {"echoed", echoes_.count()},
           {"rows", {{"accounts", accounts_.size()}, {"users", users}}}};
 }
 
@@ -185,11 +189,23 @@ json DuoFake::accounts() const {
 
 // --- the gate ---
 
+std::string DuoFake::echoed(const Request& req, std::string message) {
+  EchoSwitch echo;
+  {
+    std::lock_guard lock(mutex_);
+    echo = faults_.echo;
+  }
+  const auto header = core::trim(req.header("Authorization"));
+  return echoes_.message(echo, std::move(message),
+                         {{"Authorization", std::string(header.size() > 6 ? core::trim(header.substr(6)) : "")}});
+}
+
 DuoFake::Verdict DuoFake::verify(const Request& req) {
   const auto refuse = [&](std::int64_t& counter, int code, const char* message) {
+    std::string said = echoed(req, message);
     std::lock_guard lock(mutex_);
     ++counter;
-    return Verdict{fail(401, code, message), 0};
+    return Verdict{fail(401, code, std::move(said)), 0};
   };
   const auto header = core::trim(req.header("Authorization"));
   if (header.size() < 7 || !core::starts_with_icase(header, "basic "))
@@ -313,8 +329,9 @@ awaitable<Response> DuoFake::serve(Request& req, bool admin) {
     res.headers.set("Retry-After", std::to_string(faults.retry_after));
     co_return res;
   }
-  if (faults.server_errors > 0) co_return fail_with_status(faults.status);
-  if (failing != 0) co_return fail_with_status(failing);
+  const auto said = [&](const char* message) { return echoed(req, message); };
+  if (faults.server_errors > 0) co_return fail_with_status(faults.status, said);
+  if (failing != 0) co_return fail_with_status(failing, said);
   if (unknown_account) co_return invalid_parameter("account_id");
 
   const auto started = std::chrono::steady_clock::now();

@@ -76,7 +76,10 @@
 // Control routes (tests in other processes, the demo), under /_sandbox/duo:
 //   POST /_sandbox/duo/reset             forget accounts, switches, counters; the clock and signing back to defaults
 //   POST /_sandbox/duo/seed              {seed, children, users, psa_companies} → 201 {accounts, users}
-//   PUT  /_sandbox/duo/faults            {throttle, retry_after, server_errors, status, latency_ms}
+//   PUT  /_sandbox/duo/faults            {throttle, retry_after, server_errors, status, latency_ms,
+//                                        echo_credentials, error_padding}: with echo_credentials, a
+//                                        refused signature and a fault's error quote in `message` the
+//                                        Authorization header's base64 (echo.hpp)
 //   PUT  /_sandbox/duo/accounts/{account_id}/failing  {status: 403|500|... or 0}: that account's Admin API calls
 //                                        fail with Duo's body for the status (403 → 40301 "Access forbidden",
 //                                        500 → 50001 ...); 0 heals it → 204
@@ -91,6 +94,7 @@
 //                                        failed_account_calls, in_flight, most_in_flight, serving_ms, rows}
 #include "core/http/router.hpp"
 #include "sandbox/duo_seed.hpp"
+#include "sandbox/echo.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +121,7 @@ struct DuoFaults {
   int server_errors = 0;  // the next N signed API calls answer `status`
   int status = 500;
   std::chrono::milliseconds latency{0};  // added to every signed API call
+  EchoSwitch echo;                       // errors quote the Authorization received (echo.hpp)
 };
 
 class DuoFake {
@@ -142,6 +147,7 @@ class DuoFake {
   nlohmann::json stats() const;
   nlohmann::json accounts() const;  // GET /_sandbox/duo/accounts without api_hostname
   const DuoFakeOptions& options() const { return options_; }
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
   struct Verdict {
@@ -154,6 +160,8 @@ class DuoFake {
 
   std::chrono::sys_seconds clock() const;          // callers hold mutex_
   Verdict verify(const core::http::Request& req);  // the signature check
+  // `message`, quoting the request's Authorization when the echo switch is on.
+  std::string echoed(const core::http::Request& req, std::string message);
   boost::asio::awaitable<core::http::Response> serve(core::http::Request& req, bool admin);
   core::http::Response users(const core::http::Request& req, const duo::Account& account);
   core::http::Response account_list(const core::http::Request& req);
@@ -177,6 +185,7 @@ class DuoFake {
   int in_flight_ = 0;
   int most_in_flight_ = 0;
   std::chrono::steady_clock::duration serving_{};
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

@@ -52,6 +52,8 @@ void GraphFake::reset() {
   downloads_.clear();
   report_lag_days_ = options_.report_lag_days;
   requests_ = tokens_issued_ = report_requests_ = photo_requests_ = downloads_served_ = downloads_with_token_ = 0;
+  download_errors_ = 0;
+  echoes_.clear();
 }
 
 void GraphFake::create_mailbox(const std::string& mailbox) {
@@ -124,6 +126,7 @@ std::vector<SentMail> GraphFake::sent() const {
 
 void GraphFake::set_faults(GraphFaults faults) {
   std::lock_guard lock(mutex_);
+  download_errors_ = faults.download_errors;
   faults_ = std::move(faults);
 }
 
@@ -144,6 +147,7 @@ json GraphFake::stats() const {
           {"photo_requests", photo_requests_},
           {"downloads", downloads_served_},
           {"downloads_with_token", downloads_with_token_},
+          {"echoed", echoes_.count()},
           {"directory_users", directory_.size()}};
 }
 
@@ -206,10 +210,15 @@ awaitable<std::optional<Response>> GraphFake::gate(Request& req) {
       --faults_.server_errors;
   }
   co_await core::async::sleep_for(faults.latency);
+  // With the echo switch, an error quotes the bearer token received (echo.hpp).
+  const auto said = [&](std::string message) {
+    return echoes_.message(faults.echo, std::move(message),
+                           {{"Authorization", token.substr(std::min<std::size_t>(token.size(), 7))}});
+  };
   if (!authorised)
     co_return graph_error(
         401, "InvalidAuthenticationToken",
-        token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience.");
+        said(token.empty() ? "Access token is empty." : "Access token validation failure. Invalid audience."));
   if (faults.throttle > 0) {
     auto res = graph_error(429, "TooManyRequests", "Application is over its MailboxConcurrency limit.");
     res.headers.set("Retry-After", std::to_string(faults.retry_after));
@@ -217,7 +226,7 @@ awaitable<std::optional<Response>> GraphFake::gate(Request& req) {
   }
   if (faults.server_errors > 0)
     co_return graph_error(faults.status, faults.status == 503 ? "ServiceUnavailable" : "UnknownError",
-                          "The service is temporarily unavailable.");
+                          said("The service is temporarily unavailable."));
   co_return std::nullopt;
 }
 

@@ -74,6 +74,11 @@
 //     that day, Report Period 1 (unverified); a period row sums the period ending at the refresh date.
 //     Another period value, or neither: 400 BadRequest (the wording unverified).
 //
+// The echo switch (echo.hpp, issue 31): the token endpoint's refusals quote the client_secret
+// received in error_description; the API's 401s, fault errors and send_fail answers the bearer token
+// in error.message; a failed report download (download_errors: 503, the blob store's XML error, as
+// Azure Storage answers) the download token of its URL.
+//
 // Control routes (for tests in other processes and the demo), under /_sandbox/graph:
 //   POST   /_sandbox/graph/reset                              forget every mailbox and switch
 //   POST   /_sandbox/graph/mailboxes/{mailbox}                create an empty mailbox
@@ -86,7 +91,9 @@
 //                                                              mailbox answers 403 ErrorAccessDenied
 //   PUT    /_sandbox/graph/faults                             {throttle, retry_after, server_errors,
 //                                                              status, latency_ms, method,
-//                                                              send_fail: {status 400..599, code, message?}}
+//                                                              send_fail: {status 400..599, code, message?},
+//                                                              download_errors, echo_credentials,
+//                                                              error_padding}
 //   PUT    /_sandbox/graph/permissions                        {"Mail.Send": true|false}: the app's
 //                                                              application permission to send
 //   GET    /_sandbox/graph/sent                               {sent: [{from, subject, contentType, body,
@@ -102,6 +109,7 @@
 //   PUT    /_sandbox/graph/reports                            {lag_days}: how far the reports lag
 //   GET    /_sandbox/graph/stats                              requests, tokens, most in flight per mailbox
 #include "core/http/router.hpp"
+#include "sandbox/echo.hpp"
 #include "sandbox/fake_message.hpp"
 
 #include <nlohmann/json.hpp>
@@ -134,6 +142,8 @@ struct GraphFaults {
   int send_fail_status = 0;              // when set, every sendMail answers it with send_fail_code
   std::string send_fail_code;            // Graph's error code, e.g. "ErrorAccessDenied"
   std::string send_fail_message;         // empty: a generic message
+  int download_errors = 0;               // the next N report downloads answer 503 (the storage behind them)
+  EchoSwitch echo;                       // errors quote the token, secret or download token received (echo.hpp)
 };
 
 // A user's e-mail activity on one day, as the usage report counts it.
@@ -184,6 +194,7 @@ class GraphFake {
   void grant_mail_send(bool granted = true);
   std::vector<SentMail> sent() const;  // every message sendMail accepted, oldest first
   nlohmann::json stats() const;
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
   // The directory (graph_fake_directory.cpp). A user is named by its user principal name; each
   // gets a GUID object id, returned, which the API also accepts.
@@ -251,6 +262,8 @@ class GraphFake {
   std::int64_t requests_ = 0;
   std::int64_t tokens_issued_ = 0;
   std::int64_t next_id_ = 1;
+  std::int64_t download_errors_ = 0;
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

@@ -80,6 +80,9 @@ void GraphFake::install_control(core::http::Router& router) {
     f.status = body.value("status", 503);
     f.latency = std::chrono::milliseconds(body.value("latency_ms", 0));
     f.method = body.value("method", "");
+    if (auto bad = read_int(body, "download_errors", 0, 1'000'000, f.download_errors))
+      co_return graph_error(400, "BadRequest", *bad);
+    if (auto bad = read_echo_switch(body, f.echo)) co_return graph_error(400, "BadRequest", *bad);
     if (body.contains("send_fail") && !body["send_fail"].is_null()) {
       const auto& fail = body["send_fail"];
       if (!fail.is_object() || !fail.contains("code") || !fail["code"].is_string() || fail["code"] == "")

@@ -249,6 +249,14 @@ void GraphFake::install_directory(core::http::Router& router) {
     std::lock_guard lock(mutex_);
     ++downloads_served_;
     if (!req.header("authorization").empty()) ++downloads_with_token_;
+    if (download_errors_ > 0) {  // the storage behind the URL fails: Azure Storage's XML error
+      --download_errors_;
+      const std::string message = echoes_.message(faults_.echo, "The server is currently unable to receive requests.",
+                                                  {{"token", std::string(req.param("token"))}});
+      co_return Response::text("<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>ServerBusy</Code><Message>" +
+                                   message + "</Message></Error>",
+                               Status::service_unavailable, "application/xml");
+    }
     const auto it = downloads_.find(std::string(req.param("token")));
     if (it == downloads_.end() || it->second.until < std::chrono::steady_clock::now())
       co_return Response::text("The specified blob does not exist.", Status::not_found, "text/plain");

@@ -3,6 +3,7 @@
 // switches.
 #include "sandbox/graph_fake.hpp"
 
+#include "core/http/bearer.hpp"
 #include "core/util/strings.hpp"
 #include "sandbox/graph_error.hpp"
 #include "sandbox/odata_filter.hpp"
@@ -413,10 +414,14 @@ void GraphFake::install_messages(core::http::Router& router) {
                                   "At least one recipient is not valid., Recipient '" + *list->invalid +
                                       "' is not resolved. All recipients must be resolved before a message "
                                       "can be submitted.");
-        if (faults.send_fail_status != 0)
-          co_return graph_error(
-              faults.send_fail_status, faults.send_fail_code,
-              faults.send_fail_message.empty() ? "The message could not be sent." : faults.send_fail_message);
+        if (faults.send_fail_status != 0) {
+          const auto bearer = core::http::bearer_token(req.header("authorization"));
+          co_return graph_error(faults.send_fail_status, faults.send_fail_code,
+                                echoes_.message(faults.echo,
+                                                faults.send_fail_message.empty() ? "The message could not be sent."
+                                                                                 : faults.send_fail_message,
+                                                {{"Authorization", bearer ? std::string(*bearer) : std::string()}}));
+        }
         sent.to = std::move(to.list);
         sent.cc = std::move(cc.list);
         sent.bcc = std::move(bcc.list);

@@ -15,7 +15,7 @@ using nlohmann::json;
 namespace {
 
 // The token endpoint's error shape (Microsoft identity platform).
-Response identity_error(std::string error, std::string description, int code) {
+Response identity_refusal(std::string error, std::string description, int code) {
   return Response::json({{"error", std::move(error)},
                          {"error_description", "AADSTS" + std::to_string(code) + ": " + description},
                          {"error_codes", {code}},
@@ -42,6 +42,17 @@ void GraphFake::install_token(core::http::Router& router) {
   // --- the identity platform's token endpoint ---
   router.post("/{tenant}/oauth2/v2.0/token", [this](Request& req) -> awaitable<Response> {
     auto form = parse_form(req.body);
+    EchoSwitch echo;
+    {
+      std::lock_guard lock(mutex_);
+      echo = faults_.echo;
+    }
+    // A refusal, quoting with the echo switch the client secret received (echo.hpp).
+    const auto identity_error = [&](std::string error, std::string description, int code) {
+      return identity_refusal(std::move(error),
+                              echoes_.message(echo, std::move(description), {{"client_secret", form["client_secret"]}}),
+                              code);
+    };
     if (form["grant_type"] != "client_credentials")
       co_return identity_error("unsupported_grant_type",
                                "The provided value for the input parameter 'grant_type' is not valid.", 70003);

@@ -38,6 +38,7 @@ void MimecastFake::reset() {
   requests_ = token_requests_ = tokens_issued_ = refused_tokens_ = unauthorised_ = forbidden_ = throttled_ =
       server_errors_ = released_ = 0;
   most_in_flight_ = 0;
+  echoes_.clear();
 }
 
 void MimecastFake::seed(const MimecastFakeSeedOptions& options) {
@@ -143,6 +144,7 @@ json MimecastFake::stats() const {
           {"most_in_flight", most_in_flight_},
           {"admin", admin_},
           {"token_lifetime", token_lifetime_},
+          {"echoed", echoes_.count()},
           {"calls", calls},
           {"rows",
            {{"held", data_.held.size()},
@@ -160,15 +162,20 @@ Response MimecastFake::issue_token(const Request& req) {
     ++requests_;
     ++token_requests_;
   }
-  const auto refuse = [&](Status status, const char* code, const char* message) {
-    std::lock_guard lock(mutex_);
-    ++refused_tokens_;
-    return mimecast::gateway_error(status, code, message);
-  };
   const auto form = mimecast::parse_form(req.body);
   const auto field = [&](const char* name) {
     const auto it = form.find(name);
     return it == form.end() ? std::string() : it->second;
+  };
+  const auto refuse = [&](Status status, const char* code, const char* message) {
+    EchoSwitch echo;
+    {
+      std::lock_guard lock(mutex_);
+      ++refused_tokens_;
+      echo = faults_.echo;
+    }
+    return mimecast::gateway_error(status, code,
+                                   echoes_.message(echo, message, {{"client_secret", field("client_secret")}}));
   };
   if (field("grant_type").empty() || field("client_id").empty() || field("client_secret").empty())
     return refuse(Status::bad_request, "invalid_request",
@@ -208,6 +215,7 @@ awaitable<std::optional<Response>> MimecastFake::gate(Request& req, const std::s
     std::lock_guard lock(mutex_);
     ++requests_;
     ++calls_[endpoint];
+    faults.echo = faults_.echo;
     allowed = authorised(req);
     if (!allowed) {
       ++unauthorised_;
@@ -227,9 +235,15 @@ awaitable<std::optional<Response>> MimecastFake::gate(Request& req, const std::s
       }
     }
   }
+  // With the echo switch, an error quotes the bearer token received (echo.hpp).
+  const auto said = [&](std::string message) {
+    const auto token = core::http::bearer_token(req.header("authorization"));
+    return echoes_.message(faults.echo, std::move(message),
+                           {{"Authorization", token ? std::string(*token) : std::string()}});
+  };
   if (!allowed) {
     auto res = mimecast::gateway_error(Status::unauthorized, "unauthorized",
-                                       "The access token is missing, invalid or expired.");
+                                       said("The access token is missing, invalid or expired."));
     res.headers.set("WWW-Authenticate", "Bearer");
     co_return res;
   }
@@ -246,7 +260,7 @@ awaitable<std::optional<Response>> MimecastFake::gate(Request& req, const std::s
   if (fail)
     co_return mimecast::gateway_error(
         static_cast<Status>(faults.status), "server_error",
-        faults.status == 503 ? "The service is temporarily unavailable." : "An internal server error occurred.");
+        said(faults.status == 503 ? "The service is temporarily unavailable." : "An internal server error occurred."));
   co_return std::nullopt;
 }
 

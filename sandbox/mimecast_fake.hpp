@@ -111,7 +111,9 @@
 // throttle (the next N calls answer 429), retry_after (seconds), server_errors (the next N answer `status`),
 // latency_ms (added to each call; up to 600,000, so a console's 20-second timeout can be tested),
 // latency_calls (0: every call; N: only the next N), endpoint (when set, e.g. "/api/gateway/hold-release",
-// only calls of that path get the faults).
+// only calls of that path get the faults). The echo switch (echo_credentials, error_padding: echo.hpp)
+// applies to the token too: a refused token quotes the client_secret received, an API call's 401 and fault
+// error the bearer token, in the gateway error's message.
 //
 // Registered client (MimecastFakeOptions): client_id "sandbox-mailsec", secret "sandbox-mailsec-secret"; the
 // app's API user (the "caller") is helpdesk@northwind-it.example, an administrator until set_admin(false).
@@ -121,7 +123,7 @@
 //   POST /_sandbox/mimecast/seed      {seed, held, tracked, users, days} → 201 {held, tracked, events, users}:
 //                                     replaces every row (mimecast_seed.hpp; defaults 1, 150, 200, 12, 7)
 //   PUT  /_sandbox/mimecast/faults    {throttle, retry_after, server_errors, status, latency_ms, latency_calls,
-//                                     endpoint}
+//                                     endpoint, echo_credentials, error_padding}
 //   PUT  /_sandbox/mimecast/admin     {admin: false}: the caller is not an administrator (true: it is again)
 //   PUT  /_sandbox/mimecast/token     {expires_in}: the lifetime of tokens issued from now on
 //   GET  /_sandbox/mimecast/stats     {requests, token_requests, tokens_issued, refused_tokens, unauthorized,
@@ -136,6 +138,7 @@
 //   GET  /_sandbox/mimecast/counts    {counts: [{user, day, sent, received}]}: the sums of the receipt events
 //                                     per internal user and UTC day
 #include "core/http/router.hpp"
+#include "sandbox/echo.hpp"
 #include "sandbox/mimecast_seed.hpp"
 
 #include <nlohmann/json.hpp>
@@ -168,6 +171,7 @@ struct MimecastFaults {
   std::chrono::milliseconds latency{0};  // added to API calls
   int latency_calls = 0;                 // 0: every call; N: only the next N calls
   std::string endpoint;                  // when set ("/api/gateway/hold-release"), only calls of this path
+  EchoSwitch echo;                       // errors quote the token or client secret received (echo.hpp)
 };
 
 class MimecastFake {
@@ -190,6 +194,7 @@ class MimecastFake {
   nlohmann::json counts() const;                     // [{user, day, sent, received}] of the receipt events
   nlohmann::json stats() const;
   const MimecastFakeOptions& options() const { return options_; }
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
   // An API handler: the one data item of the request and its meta; under mutex_. It answers the whole
@@ -226,6 +231,7 @@ class MimecastFake {
   std::int64_t requests_ = 0, token_requests_ = 0, tokens_issued_ = 0, refused_tokens_ = 0, unauthorised_ = 0,
                forbidden_ = 0, throttled_ = 0, server_errors_ = 0, released_ = 0, next_id_ = 1;
   int in_flight_ = 0, most_in_flight_ = 0;
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

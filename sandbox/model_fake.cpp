@@ -1,6 +1,7 @@
 #include "sandbox/model_fake.hpp"
 
 #include "core/async/sleep.hpp"
+#include "core/http/bearer.hpp"
 #include "core/util/strings.hpp"
 #include "sandbox/control_body.hpp"
 
@@ -286,6 +287,7 @@ void ModelFake::reset() {
   faults_ = {};
   requests_.clear();
   count_ = most_in_flight_ = 0;
+  echoes_.clear();
 }
 
 void ModelFake::set_faults(ModelFaults faults) {
@@ -305,9 +307,20 @@ json ModelFake::requests() const {
 
 void ModelFake::install(core::http::Router& router) {
   router.post("/v1/chat/completions", [this](Request& req) -> awaitable<Response> {
+    // With the echo switch, an error quotes the key received (echo.hpp).
+    const auto said = [&](std::string message) {
+      EchoSwitch echo;
+      {
+        std::lock_guard lock(mutex_);
+        echo = faults_.echo;
+      }
+      const auto key = core::http::bearer_token(req.header("authorization"));
+      return echoes_.message(echo, std::move(message), {{"Authorization", key ? std::string(*key) : std::string()}});
+    };
     if (!options_.api_key.empty() &&
         !core::constant_time_equals(req.header("authorization"), "Bearer " + options_.api_key))
-      co_return openai_error(401, "Incorrect API key provided.", "invalid_request_error", nullptr, "invalid_api_key");
+      co_return openai_error(401, said("Incorrect API key provided."), "invalid_request_error", nullptr,
+                             "invalid_api_key");
     const auto body = json::parse(req.body, nullptr, false);
     if (!body.is_object())
       co_return openai_error(400, "We could not parse the JSON body of your request.", "invalid_request_error");
@@ -370,7 +383,8 @@ void ModelFake::install(core::http::Router& router) {
         res.headers.set("Retry-After", std::to_string(faults.retry_after));
         co_return res;
       }
-      co_return openai_error(faults.status, "The server had an error while processing your request.", "server_error");
+      co_return openai_error(faults.status, said("The server had an error while processing your request."),
+                             "server_error");
     }
     if (format_type == "json_schema" && faults.reject_json_schema)
       co_return openai_error(
@@ -446,6 +460,7 @@ void ModelFake::install(core::http::Router& router) {
         co_return openai_error(400, "unknown_models must be an array of model names", "invalid_request_error");
       f.unknown_models = models.get<std::vector<std::string>>();
     }
+    if (auto bad = read_echo_switch(body, f.echo)) co_return openai_error(400, *bad, "invalid_request_error");
     set_faults(std::move(f));
     co_return Response::empty();
   });

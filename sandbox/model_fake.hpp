@@ -29,16 +29,20 @@
 //                       {"error": {"message": "The model `x` does not exist or you do not have access
 //                       to it.", "type": "invalid_request_error", "param": null, "code": "model_not_found"}}
 //                       (and uses up none of the counts above)
+//   echo_credentials,   the 401 of a wrong key and the `fail` errors quote the key received in full
+//   error_padding       (a proxy or a local server that does; OpenAI itself quotes "sk-...wxyz"),
+//                       and error_padding bytes more (echo.hpp)
 // The counts are used up in that order: a call uses a `fail` while there are any, else one of
 // invalid_json, else one of refuse; a call refused under reject_json_schema uses only a `fail`.
 //
 // Control routes, under /_sandbox/model:
 //   POST /_sandbox/model/reset
 //   PUT  /_sandbox/model/faults    {latency_ms, fail, status, retry_after, invalid_json, refuse,
-//                                   reject_json_schema, unknown_models}
+//                                   reject_json_schema, unknown_models, echo_credentials, error_padding}
 //   GET  /_sandbox/model/requests  {count, most_in_flight, requests: [{model, temperature,
 //                                   response_format, system, user}]} (the last 1,000)
 #include "core/http/router.hpp"
+#include "sandbox/echo.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +64,7 @@ struct ModelFaults {
   bool reject_json_schema = false;          // answer 400 to response_format json_schema, like older servers
   int refuse = 0;                           // the next N calls answer 200 with message.refusal and content null
   std::vector<std::string> unknown_models;  // a request for one of these answers 404 model_not_found
+  EchoSwitch echo;                          // errors quote the key received (echo.hpp)
 };
 
 struct ModelFakeOptions {
@@ -75,6 +80,7 @@ class ModelFake {
   void set_faults(ModelFaults faults);
   nlohmann::json requests() const;
   int request_count() const;
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
   ModelFakeOptions options_;
@@ -84,6 +90,7 @@ class ModelFake {
   int count_ = 0;
   int in_flight_ = 0;
   int most_in_flight_ = 0;
+  Echoes echoes_;
 };
 
 // The label a keyword reading of `text` suggests, and how sure it is (exposed for tests).

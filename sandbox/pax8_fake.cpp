@@ -67,6 +67,7 @@ void Pax8Fake::reset() {
   requests_ = token_requests_ = tokens_issued_ = refused_tokens_ = unauthorised_ = throttled_ = server_errors_ = 0;
   most_in_flight_ = 0;
   serving_ = {};
+  echoes_.clear();
 }
 
 void Pax8Fake::seed(const Pax8SeedCounts& counts) {
@@ -103,6 +104,7 @@ json Pax8Fake::stats() const {
           {"most_in_flight", most_in_flight_},
           {"serving_ms", std::chrono::duration<double, std::milli>(serving_).count()},
           {"token_lifetime", token_lifetime_},
+          {"echoed", echoes_.count()},
           {"rows",
            {{"companies", data_.companies.size()},
             {"subscriptions", data_.live.size()},
@@ -171,16 +173,21 @@ Response Pax8Fake::issue_token(const Request& req) {
     ++requests_;
     ++token_requests_;
   }
-  const auto refuse = [&](int status, const char* error, std::string description) {
-    std::lock_guard lock(mutex_);
-    ++refused_tokens_;
-    return Response::json({{"error", error}, {"error_description", std::move(description)}},
-                          static_cast<core::http::Status>(status));
-  };
   const auto body = json::parse(req.body, nullptr, false);
   const auto text = [&](const char* key) -> std::string {
     const auto it = body.is_object() ? body.find(key) : body.end();
     return body.is_object() && it != body.end() && it->is_string() ? it->get<std::string>() : "";
+  };
+  const auto refuse = [&](int status, const char* error, std::string description) {
+    EchoSwitch echo;
+    {
+      std::lock_guard lock(mutex_);
+      ++refused_tokens_;
+      echo = faults_.echo;
+    }
+    description = echoes_.message(echo, std::move(description), {{"client_secret", text("client_secret")}});
+    return Response::json({{"error", error}, {"error_description", std::move(description)}},
+                          static_cast<core::http::Status>(status));
   };
   if (!body.is_object()) return refuse(400, "invalid_request", "The request body must be a JSON object.");
   if (text("grant_type") != "client_credentials")
@@ -212,6 +219,7 @@ awaitable<Response> Pax8Fake::serve(Request& req, Work work) {
   {
     std::lock_guard lock(mutex_);
     ++requests_;
+    faults.echo = faults_.echo;
     if (!allowed) {
       ++unauthorised_;
     } else {
@@ -226,8 +234,14 @@ awaitable<Response> Pax8Fake::serve(Request& req, Work work) {
       most_in_flight_ = std::max(most_in_flight_, ++in_flight_);
     }
   }
+  // With the echo switch, an error quotes the bearer token received (echo.hpp).
+  const auto said = [&](std::string message) {
+    const auto header = core::trim(req.header("Authorization"));
+    return echoes_.message(faults.echo, std::move(message),
+                           {{"Authorization", std::string(header.size() > 7 ? header.substr(7) : "")}});
+  };
   if (!allowed) {
-    auto res = pax8::error(401, "Full authentication is required to access this resource", req);
+    auto res = pax8::error(401, said("Full authentication is required to access this resource"), req);
     res.headers.set("WWW-Authenticate", "Bearer");
     co_return res;
   }
@@ -248,7 +262,7 @@ awaitable<Response> Pax8Fake::serve(Request& req, Work work) {
   if (faults.server_errors > 0)
     co_return pax8::error(
         faults.status,
-        faults.status == 503 ? "The service is temporarily unavailable." : "An unexpected error occurred.", req);
+        said(faults.status == 503 ? "The service is temporarily unavailable." : "An unexpected error occurred."), req);
   const auto started = std::chrono::steady_clock::now();
   auto res = work(req);
   const auto took = std::chrono::steady_clock::now() - started;

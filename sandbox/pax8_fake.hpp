@@ -51,7 +51,9 @@
 //     total = price × quantity; Product {id, name, vendorName, shortDescription, sku, requiresCommitment}.
 //     Every date is RFC 3339 UTC with milliseconds ("2026-03-04T00:00:00.000Z");
 //   - 429 with Retry-After when throttled (a fault here: Pax8 publishes no figure), 5xx when a fault says;
-//     the switches and the latency apply to the API calls a valid token reaches, not to /v1/token.
+//     the switches and the latency apply to the API calls a valid token reaches, not to /v1/token;
+//   - with the echo switch (echo.hpp), the token route's refusals quote the client_secret received and
+//     the API's 401s and fault errors the bearer token, in the message (error_description) field.
 //
 // Sources beyond vendors.md: devx.pax8.com/docs/authentication (token body and answer, a day's lifetime),
 // /docs/errors (the error body, "Company Not Found: <id>"), /docs/pagination and
@@ -65,7 +67,8 @@
 //   POST   /_sandbox/pax8/reset               forget every row, token, switch and counter
 //   POST   /_sandbox/pax8/seed                {seed, companies, subscriptions_per_company, invoices_per_company,
 //                                             psa_companies}: replaces everything (pax8_seed.hpp) → 201 {rows}
-//   PUT    /_sandbox/pax8/faults              {throttle, retry_after, server_errors, status, latency_ms}
+//   PUT    /_sandbox/pax8/faults              {throttle, retry_after, server_errors, status, latency_ms,
+//                                             echo_credentials, error_padding}
 //   GET    /_sandbox/pax8/stats               {requests (every /pax8/v1 call), token_requests, tokens_issued,
 //                                             refused_tokens, unauthorized, throttled, server_errors, in_flight,
 //                                             most_in_flight, serving_ms (building answers, latency excluded),
@@ -78,6 +81,7 @@
 //   DELETE /_sandbox/pax8/companies/{id}      the company and its subscriptions are gone → 204
 //   DELETE /_sandbox/pax8/subscriptions/{id}  → 204
 #include "core/http/router.hpp"
+#include "sandbox/echo.hpp"
 #include "sandbox/pax8_seed.hpp"
 
 #include <nlohmann/json.hpp>
@@ -105,6 +109,7 @@ struct Pax8Faults {
   int server_errors = 0;  // the next N API calls answer `status`
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every API call
+  EchoSwitch echo;                       // errors quote the token or client secret received (echo.hpp)
 };
 
 class Pax8Fake {
@@ -125,6 +130,7 @@ class Pax8Fake {
   // companies, subscriptions, orders, invoices, invoice_items, products; std::invalid_argument otherwise.
   nlohmann::json rows(const std::string& kind) const;
   const Pax8FakeOptions& options() const { return options_; }
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
   using Work = std::function<core::http::Response(core::http::Request&)>;
@@ -157,6 +163,7 @@ class Pax8Fake {
   int in_flight_ = 0;
   int most_in_flight_ = 0;
   std::chrono::steady_clock::duration serving_{};  // building answers, without latency
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

@@ -173,6 +173,7 @@ void SentinelOneFake::reset() {
   site_calls_ = agent_calls_ = count_calls_ = 0;
   most_in_flight_ = 0;
   serving_ = {};
+  echoes_.clear();
 }
 
 void SentinelOneFake::seed(const SentinelOneFakeSeedOptions& options) {
@@ -206,6 +207,7 @@ json SentinelOneFake::stats() const {
           {"in_flight", in_flight_},
           {"most_in_flight", most_in_flight_},
           {"serving_ms", std::chrono::duration<double, std::milli>(serving_).count()},
+          {"echoed", echoes_.count()},
           {"rows", {{"sites", data_.sites.size()}, {"agents", data_.agents.size()}}}};
 }
 
@@ -240,6 +242,7 @@ awaitable<Response> SentinelOneFake::serve(Request& req, std::int64_t& calls, Wo
   {
     std::lock_guard lock(mutex_);
     ++requests_;
+    faults.echo = faults_.echo;
     allowed = has_scheme && core::constant_time_equals(given, token_);
     if (!allowed) {
       ++unauthorised_;
@@ -256,7 +259,12 @@ awaitable<Response> SentinelOneFake::serve(Request& req, std::int64_t& calls, Wo
       most_in_flight_ = std::max(most_in_flight_, ++in_flight_);
     }
   }
-  if (!allowed) co_return error(401, 4010010, nullptr, "Authentication Failed");
+  // With the echo switch, an error's detail quotes the token received (echo.hpp).
+  const auto detail = [&]() -> json {
+    std::string said = echoes_.message(faults.echo, "", {{"ApiToken", given}});
+    return said.empty() ? json(nullptr) : json(std::move(said));
+  };
+  if (!allowed) co_return error(401, 4010010, detail(), "Authentication Failed");
   struct Leave {
     SentinelOneFake& fake;
     ~Leave() {
@@ -272,7 +280,7 @@ awaitable<Response> SentinelOneFake::serve(Request& req, std::int64_t& calls, Wo
     co_return res;
   }
   if (faults.server_errors > 0)
-    co_return error(faults.status, faults.status * 10'000 + 10, nullptr,
+    co_return error(faults.status, faults.status * 10'000 + 10, detail(),
                     faults.status == 503 ? "Service Unavailable" : "Internal Server Error");
   Response res;
   {

@@ -53,13 +53,16 @@
 // Control routes (tests in other processes, the demo), under /_sandbox/sentinelone:
 //   POST /_sandbox/sentinelone/reset    forget sites, agents, switches and counters (the token back to its default)
 //   POST /_sandbox/sentinelone/seed     {seed, sites, agents_min, agents_max, psa_companies} → 201 {sites, agents}
-//   PUT  /_sandbox/sentinelone/faults   {throttle, retry_after, server_errors, status, latency_ms}
+//   PUT  /_sandbox/sentinelone/faults   {throttle, retry_after, server_errors, status, latency_ms,
+//                                       echo_credentials, error_padding}: with echo_credentials, a 401 and
+//                                       a fault's error quote in `detail` the ApiToken received (echo.hpp)
 //   PUT  /_sandbox/sentinelone/token    {token}: the ApiToken accepted from now on
 //   GET  /_sandbox/sentinelone/sites    {sites: [{id, name, agents, active_agents, totalLicenses, activeLicenses,
 //                                       "_sandbox": {match, psaName}}]}: what the seed meant each site to match
 //   GET  /_sandbox/sentinelone/stats    {requests, unauthorized, bad_requests, throttled, server_errors, calls:
 //                                       {sites, agents, agents_count}, in_flight, most_in_flight, serving_ms, rows}
 #include "core/http/router.hpp"
+#include "sandbox/echo.hpp"
 #include "sandbox/sentinelone_seed.hpp"
 
 #include <nlohmann/json.hpp>
@@ -82,6 +85,7 @@ struct SentinelOneFaults {
   int server_errors = 0;  // the next N authorised API calls answer `status`
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every authorised API call
+  EchoSwitch echo;                       // errors quote the ApiToken received (echo.hpp)
 };
 
 class SentinelOneFake {
@@ -98,6 +102,7 @@ class SentinelOneFake {
   nlohmann::json stats() const;
   nlohmann::json sites() const;  // GET /_sandbox/sentinelone/sites
   const SentinelOneFakeOptions& options() const { return options_; }
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
   using Work = std::function<core::http::Response(const core::http::Request&)>;
@@ -125,6 +130,7 @@ class SentinelOneFake {
   int in_flight_ = 0;
   int most_in_flight_ = 0;
   std::chrono::steady_clock::duration serving_{};
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

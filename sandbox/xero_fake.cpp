@@ -152,6 +152,7 @@ void XeroFake::reset() {
   most_in_flight_ = 0;
   requests_ = api_requests_ = authorizations_ = denied_authorizations_ = codes_redeemed_ = refused_codes_ =
       tokens_issued_ = refreshes_ = refused_refresh_tokens_ = disconnections_ = throttled_ = 0;
+  echoes_.clear();
 }
 
 void XeroFake::seed(const xero::SeedOptions& options) {
@@ -204,6 +205,7 @@ json XeroFake::stats() const {
           {"disconnections", disconnections_},
           {"throttled", throttled_},
           {"most_in_flight", most_in_flight_},
+          {"echoed", echoes_.count()},
           {"rows", rows}};
 }
 
@@ -304,6 +306,12 @@ std::vector<json> XeroFake::connections() const {
 
 // --- the gate ---
 
+std::string XeroFake::echoed_bearer(const Request& req, std::string message) {
+  const auto token = core::http::bearer_token(req.header("authorization"));
+  return echoes_.message(faults_.echo, std::move(message),
+                         {{"Authorization", token ? std::string(*token) : std::string()}});
+}
+
 struct XeroFake::Slot {
   XeroFake& fake;
   bool admitted = false;
@@ -324,8 +332,8 @@ struct XeroFake::Slot {
 };
 
 std::variant<std::string, Response> XeroFake::authenticate(const Request& req) {
-  const auto bad = [](std::string detail) {
-    auto res = xero::problem(401, std::move(detail));
+  const auto bad = [&](std::string detail) {
+    auto res = xero::problem(401, echoed_bearer(req, std::move(detail)));
     res.headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"");
     return res;
   };
@@ -424,9 +432,12 @@ awaitable<Response> XeroFake::serve(Request& req, std::vector<std::string> scope
 
   co_await core::async::sleep_for(faults.latency);
   if (faults.throttle > 0) co_return too_many(faults.problem, faults.retry_after);
-  if (faults.server_errors > 0)
-    co_return xero::problem(
-        faults.status, faults.status == 503 ? "The Xero API is temporarily unavailable" : "An error occurred in Xero");
+  if (faults.server_errors > 0) {
+    std::lock_guard lock(mutex_);
+    co_return xero::problem(faults.status,
+                            echoed_bearer(req, faults.status == 503 ? "The Xero API is temporarily unavailable"
+                                                                    : "An error occurred in Xero"));
+  }
   std::lock_guard lock(mutex_);
   auto res = work(req);
   remaining(res);

@@ -76,7 +76,13 @@
 //   POST /_sandbox/xero/seed                      {seed, contacts, months} → 201 {Contacts, Invoices, Payments}
 //                                                 (row counts): the books of xero_seed.hpp, replacing the rows
 //   PUT  /_sandbox/xero/faults                    {throttle, retry_after, problem, server_errors, status,
-//                                                 latency_ms, deny_next_authorization (bool or a count)}
+//                                                 latency_ms, deny_next_authorization (bool or a count),
+//                                                 echo_credentials, error_padding}: with echo_credentials,
+//                                                 the token endpoint's refusals quote in error_description
+//                                                 what the request carried (the Basic credentials, the
+//                                                 client secret, the code and verifier, the refresh
+//                                                 token) and the API's 401s and fault errors in Detail
+//                                                 the bearer token (echo.hpp)
 //   PUT  /_sandbox/xero/token                     {access_lifetime_seconds, refresh_grace_seconds,
 //                                                 code_lifetime_seconds}: those given change (0: expired
 //                                                 at once / no grace)
@@ -84,13 +90,15 @@
 //   GET  /_sandbox/xero/stats                     requests, api_requests, authorizations, denied_authorizations,
 //                                                 codes_redeemed, refused_codes, tokens_issued, refreshes,
 //                                                 refused_refresh_tokens, connections, disconnections,
-//                                                 throttled, most_in_flight, rows {Invoices, Payments, Contacts}
+//                                                 throttled, most_in_flight, echoed, rows {Invoices,
+//                                                 Payments, Contacts}
 //   POST /_sandbox/xero/invoices/{id}/touch       {status?, pay?}: changes an invoice (by InvoiceID or
 //                                                 InvoiceNumber) and bumps its UpdatedDateUTC to now → {invoice}
 //   GET  /_sandbox/xero/rows/{kind}               {items}: every Invoice, Payment or Contact as the API renders it
 //   POST /_sandbox/xero/rows/{kind}               one row, ids and UpdatedDateUTC filled in → 201 {item}
 //   GET  /_sandbox/xero/connections               the connections, without a token
 #include "core/http/router.hpp"
+#include "sandbox/echo.hpp"
 #include "sandbox/xero_seed.hpp"
 
 #include <nlohmann/json.hpp>
@@ -127,6 +135,7 @@ struct XeroFaults {
   int status = 503;
   std::chrono::milliseconds latency{0};  // added to every Accounting API call
   int deny_authorizations = 0;           // the next N authorizations redirect with error=access_denied
+  EchoSwitch echo;                       // errors quote the credentials and tokens received (echo.hpp)
 };
 
 struct XeroTokenSettings {
@@ -175,6 +184,7 @@ class XeroFake {
   nlohmann::json add(const std::string& kind, nlohmann::json row);
   std::vector<nlohmann::json> connections() const;
   const XeroFakeOptions& options() const { return options_; }
+  std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
   struct Grant {  // one user's authorization: the token set that refreshes from it
@@ -218,6 +228,8 @@ class XeroFake {
                                                      Work work);
   // The grant an access token of `req` belongs to, or the 401 to answer. Callers hold mutex_.
   std::variant<std::string, core::http::Response> authenticate(const core::http::Request& req);
+  // `message`, quoting the request's bearer token when the echo switch is on. Callers hold mutex_.
+  std::string echoed_bearer(const core::http::Request& req, std::string message);
   nlohmann::json token_response(const std::string& grant_id, bool with_refresh);  // callers hold mutex_
   std::vector<nlohmann::json>& table(const std::string& kind);                    // callers hold mutex_
   const std::vector<nlohmann::json>& table(const std::string& kind) const;
@@ -240,6 +252,7 @@ class XeroFake {
   std::int64_t requests_ = 0, api_requests_ = 0, authorizations_ = 0, denied_authorizations_ = 0, codes_redeemed_ = 0,
                refused_codes_ = 0, tokens_issued_ = 0, refreshes_ = 0, refused_refresh_tokens_ = 0, disconnections_ = 0,
                throttled_ = 0;
+  Echoes echoes_;
 };
 
 }  // namespace sandbox

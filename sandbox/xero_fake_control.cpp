@@ -74,6 +74,7 @@ void XeroFake::install_control(core::http::Router& router) {
     f.problem = body.value("problem", "minute");
     if (f.problem != "minute" && f.problem != "day" && f.problem != "concurrent")
       co_return xero_bad_request("problem must be minute, day or concurrent");
+    if (const auto bad = read_echo_switch(body, f.echo)) co_return xero_bad_request(*bad);
     set_faults(f);
     co_return Response::empty();
   });

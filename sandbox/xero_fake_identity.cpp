@@ -286,30 +286,46 @@ void XeroFake::install_identity(core::http::Router& router) {
     // The client: HTTP Basic (RFC 6749 2.3.1: each part form-encoded), else the form's.
     std::string id = form["client_id"], secret = form["client_secret"];
     const auto authorization = core::trim(req.header("authorization"));
-    if (core::starts_with_icase(authorization, "Basic ")) {
-      const auto decoded = base64_decode(core::trim(authorization.substr(6)));
+    const std::string basic(core::starts_with_icase(authorization, "Basic ") ? core::trim(authorization.substr(6))
+                                                                             : "");
+    std::optional<std::string> decoded;
+    if (!basic.empty()) {
+      decoded = base64_decode(basic);
       const auto colon = decoded ? decoded->find(':') : std::string::npos;
-      if (colon == std::string::npos) co_return xero::oauth_error("invalid_client");
-      id = core::url_decode(decoded->substr(0, colon), true).value_or("");
-      secret = core::url_decode(decoded->substr(colon + 1), true).value_or("");
+      if (colon != std::string::npos) {
+        id = core::url_decode(decoded->substr(0, colon), true).value_or("");
+        secret = core::url_decode(decoded->substr(colon + 1), true).value_or("");
+      }
     }
     const auto now = core::now();
     std::lock_guard lock(mutex_);
+    // An error's description, quoting with the echo switch what the request carried (echo.hpp).
+    const auto oauth_refusal = [&](std::string error) {
+      std::string description = echoes_.message(faults_.echo, "",
+                                                {{"Authorization", basic},
+                                                 {"client_secret", secret},
+                                                 {"code", form["code"]},
+                                                 {"code_verifier", form["code_verifier"]},
+                                                 {"refresh_token", form["refresh_token"]}});
+      return xero::oauth_error(std::move(error), std::move(description));
+    };
+    if (!basic.empty() && (!decoded || decoded->find(':') == std::string::npos))
+      co_return oauth_refusal("invalid_client");
     if (id != options_.client_id || !core::constant_time_equals(secret, options_.client_secret))
-      co_return xero::oauth_error("invalid_client");
+      co_return oauth_refusal("invalid_client");
     const std::string grant_type = form["grant_type"];
 
     if (grant_type == "authorization_code") {
       const auto it = codes_.find(form["code"]);
       if (it == codes_.end()) {
         ++refused_codes_;
-        co_return xero::oauth_error("invalid_grant");
+        co_return oauth_refusal("invalid_grant");
       }
       const Code code = it->second;
       codes_.erase(it);  // single use, whatever comes of this attempt
       const auto refuse = [&] {
         ++refused_codes_;
-        return xero::oauth_error("invalid_grant");
+        return oauth_refusal("invalid_grant");
       };
       if (now >= code.expires || code.client_id != id || form["redirect_uri"] != code.redirect_uri) co_return refuse();
       if (!code.challenge.empty()) {
@@ -326,7 +342,7 @@ void XeroFake::install_identity(core::http::Router& router) {
       const auto it = refresh_tokens_.find(form["refresh_token"]);
       const auto refuse = [&] {
         ++refused_refresh_tokens_;
-        return xero::oauth_error("invalid_grant");
+        return oauth_refusal("invalid_grant");
       };
       if (it == refresh_tokens_.end()) co_return refuse();
       auto& token = it->second;

@@ -1,7 +1,9 @@
 #include "core/app/service.hpp"
 
+#include "core/db/connection.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -9,6 +11,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/use_future.hpp>
 
+#include <cstdlib>
 #include <iostream>
 
 namespace core::app {
@@ -24,7 +27,13 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
   s.server.port = static_cast<std::uint16_t>(
       env.integer("PORT", def.default_port, "TCP port to listen on (0 picks a free one)", {0, 65535}));
   s.db.conninfo = env.string("DATABASE_URL", "postgresql://127.0.0.1:5434/" + def.default_database,
-                             "PostgreSQL connection URL of the service's own database");
+                             "PostgreSQL connection URL of the service's own database (its password is "
+                             "masked in every log line, like a secret)");
+  // The password in it is a configured secret (issue 31, part 4), as is libpq's PGPASSWORD.
+  for (const auto& password : db::conninfo_passwords(s.db.conninfo))
+    core::secrets::remember(password, core::secrets::Kind::configured);
+  if (const char* password = std::getenv("PGPASSWORD"))
+    core::secrets::remember(password, core::secrets::Kind::configured);
   s.threads = static_cast<std::size_t>(env.integer("HTTP_THREADS", hw, "I/O threads", {1, 256}));
   s.server.header_limit = static_cast<std::size_t>(
       env.integer("HTTP_MAX_HEADER_BYTES", 16 * 1024, "largest request header accepted (else 431)", {1024, 1 << 20}));

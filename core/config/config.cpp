@@ -147,8 +147,19 @@ std::string Reader::url(std::string_view name, std::string_view fallback, std::s
 std::string Reader::secret(std::string_view name, std::string_view meaning) {
   describe(name, "(secret, unset)", meaning);
   auto value = raw(name).value_or("");
-  core::secrets::remember(value);  // masked in every log line from now on
+  core::secrets::remember(value, core::secrets::Kind::configured);  // masked in every log line from now on
   return value;
+}
+
+std::vector<std::string> Reader::secret_list(std::string_view name, std::string_view meaning) {
+  const auto text = secret(name, meaning);
+  std::vector<std::string> out;
+  for (auto piece : split(text, ','))
+    if (auto t = trim(piece); !t.empty()) {
+      out.emplace_back(t);
+      core::secrets::remember(t, core::secrets::Kind::configured);  // each one alone, as a caller sends it
+    }
+  return out;
 }
 
 std::int64_t Reader::integer(std::string_view name, std::int64_t fallback, std::string_view meaning, IntRange range) {

@@ -67,8 +67,11 @@ class Reader {
                      std::string_view meaning);
   // Comma-separated; pieces trimmed; empty pieces dropped.
   std::vector<std::string> list(std::string_view name, std::string_view fallback, std::string_view meaning);
-  // Marks a declared-but-secret value: shown in --help as "(secret)", never echoed in errors.
+  // Marks a declared-but-secret value: shown in --help as "(secret)", never echoed in errors, and
+  // remembered by core::secrets (masked in every log line and quoted upstream text).
   std::string secret(std::string_view name, std::string_view meaning);
+  // A comma-separated list of secrets (keys): read as secret(), and each piece remembered alone.
+  std::vector<std::string> secret_list(std::string_view name, std::string_view meaning);
 
   // How url() leaves the end of the URL: as given, without trailing slashes (a client that appends
   // "/path"), or with exactly one (a client that appends relative paths).

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -150,6 +151,29 @@ std::string take_pq_string(char* text, PGconn* conn, std::string_view what) {
   return out;
 }
 }  // namespace
+
+std::vector<std::string> conninfo_passwords(const std::string& conninfo) {
+  std::vector<std::string> out;
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
+  if (error) PQfreemem(error);
+  if (!options) return out;
+  for (const PQconninfoOption* o = options; o->keyword; ++o)
+    if (std::string_view(o->keyword) == "password" && o->val && *o->val) out.emplace_back(o->val);
+  PQconninfoFree(options);
+  // The URL's own spelling: between the user's ':' and the '@' of its authority.
+  for (const std::string_view scheme : {"postgresql://", "postgres://"}) {
+    if (!conninfo.starts_with(scheme)) continue;
+    const auto authority = conninfo.substr(scheme.size(), conninfo.find_first_of("/?", scheme.size()) - scheme.size());
+    const auto at = authority.rfind('@');
+    const auto colon = authority.find(':');
+    if (at != std::string::npos && colon < at && colon + 1 < at) {
+      std::string written = authority.substr(colon + 1, at - colon - 1);
+      if (std::find(out.begin(), out.end(), written) == out.end()) out.push_back(std::move(written));
+    }
+  }
+  return out;
+}
 
 std::string Connection::escape_identifier(std::string_view name) const {
   return take_pq_string(PQescapeIdentifier(conn_, name.data(), name.size()), conn_, "cannot quote identifier");

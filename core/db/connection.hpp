@@ -17,6 +17,11 @@
 
 namespace core::db {
 
+// The passwords a connection string carries (a URL's `postgresql://user:secret@host/db` or the
+// keyword form's `password=secret`): as libpq reads it, and as it is written in a URL when that
+// differs (percent-encoded). Empty for none, and for a string libpq cannot parse.
+std::vector<std::string> conninfo_passwords(const std::string& conninfo);
+
 // One NOTIFY received on a connection that ran LISTEN.
 struct Notification {
   std::string channel;

@@ -1,5 +1,6 @@
 #include "core/graph/directory.hpp"
 
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 #include <chrono>
@@ -13,7 +14,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr auto kReportTimeout = 120s;  // a large tenant's report is megabytes
+constexpr auto kReportTimeout = 120s;      // a large tenant's report is megabytes
+constexpr std::size_t kTokenSegment = 16;  // a download URL's last path segment this long is its token
 
 bool is_local_part_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -71,6 +73,14 @@ awaitable<EmailActivityReport> DirectoryClient::report(std::string argument) {
     const std::string location(core::trim(res.header("location")));
     if (!location.starts_with("https://") && !location.starts_with("http://"))
       throw GraphError(res.status, "InvalidResponse", what + ": the redirect has no download URL");
+    // Pre-authenticated: whoever holds the URL may download the report, so it is a secret while it
+    // lives (a transport error names the URL it failed on). Graph's carries its token as the last
+    // path segment (".../data/download/JDFKdf2_eJXKS034dbc7e0t__XDe"), a query may carry one too.
+    core::secrets::remember(location);
+    const auto query = location.find('?');
+    if (query != std::string::npos) core::secrets::remember(location.substr(query + 1));
+    const std::string path = location.substr(0, query);
+    if (const auto last = path.substr(path.rfind('/') + 1); last.size() >= kTokenSegment) core::secrets::remember(last);
     OutboundRequest download;
     download.url = location;
     download.timeout = kReportTimeout;

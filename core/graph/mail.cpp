@@ -63,8 +63,10 @@ GraphError error_from(const OutboundResponse& res, std::string_view what) {
   } catch (const json::exception&) {
   }
   std::string detail = std::string(what) + ": Graph answered " + std::to_string(res.status);
-  if (!code.empty()) detail += " " + code;
-  if (!message.empty()) detail += ": " + message;
+  if (!code.empty()) detail += " " + core::secrets::quote(code, 100);
+  // Graph's words may quote what the request carried (the token, the client secret) and be long:
+  // masked and bounded here, so every log line and stored error made of them is (issue 31).
+  if (!message.empty()) detail += ": " + core::secrets::quote(message, 500);
   return GraphError(res.status, code, detail);
 }
 

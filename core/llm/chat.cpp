@@ -1,6 +1,7 @@
 #include "core/llm/chat.hpp"
 
 #include "core/json/schema.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 namespace core::llm {
@@ -13,13 +14,24 @@ using nlohmann::json;
 namespace {
 
 // The server's error body: {"error": {"message", "type", "param", "code"}}.
+//
+// Its words may quote the key (issue 31, part 4). The whole key is masked by core::secrets, which
+// remembers LLM_API_KEY as it is read, and the text is masked before it is cut, so no cut leaves
+// the head of a key behind. OpenAI itself quotes a refused key only in part ("Incorrect API key
+// provided: sk-proj-********************wxyz"): the kind prefix and the last four characters, the
+// same fragment its own dashboard shows to tell keys apart. That fragment is kept on purpose: it
+// cannot be used as a key, and it tells an operator which key was refused (an old one, another
+// project's). A server that quotes more of the key than that is masked as a whole.
 LlmError server_error(const OutboundResponse& res) {
   const auto body = json::parse(res.body, nullptr, false);
-  std::string message = res.body.substr(0, 200), code;
+  std::string message = core::secrets::quote(res.body, 200), code;
   if (body.is_object() && body.contains("error") && body["error"].is_object()) {
     const auto& error = body["error"];
-    message = error.value("message", std::string());
-    if (error.contains("code") && error["code"].is_string()) code = error["code"].get<std::string>();
+    message = error.contains("message") && error["message"].is_string()
+                  ? core::secrets::quote(error["message"].get<std::string>(), 500)
+                  : std::string();
+    if (error.contains("code") && error["code"].is_string())
+      code = core::secrets::quote(error["code"].get<std::string>(), 100);
   }
   return LlmError("language model answered " + std::to_string(res.status) + ": " + message +
                       (code.empty() ? "" : " (" + code + ")"),

@@ -144,7 +144,9 @@ void access(const AccessEntry& e) {
   line += ",\"remote\":";
   append_json_string(line, e.remote);
   line += '}';
-  logger->info(line);
+  // Masked too: a path or a request id is the caller's text, and may carry a secret (a few finds
+  // over a short line, with no lock: core/util/secrets.hpp).
+  logger->info(core::secrets::mask(std::move(line)));
 }
 
 void write(Level level, std::string_view msg, nlohmann::json fields) {

@@ -358,6 +358,52 @@ std::optional<nlohmann::json> Process::wait_for_log(const std::string& msg, std:
   return found;
 }
 
+std::string everything_stored(const std::string& url) {
+  const std::string each =
+      sql(url,
+          "SELECT string_agg(format('SELECT coalesce((SELECT string_agg(t::text, '' '') FROM %I.%I t), '''')', "
+          "schemaname, tablename), ' UNION ALL ') FROM pg_tables WHERE schemaname = 'public'");
+  return each.empty() ? std::string() : sql(url, "SELECT string_agg(x, ' ') FROM (" + each + ") u(x)");
+}
+
+CapturedLog::CapturedLog() { ::testing::internal::CaptureStderr(); }
+
+CapturedLog::~CapturedLog() {
+  if (capturing_) (void)::testing::internal::GetCapturedStderr();
+}
+
+std::string CapturedLog::text() {
+  if (!capturing_) throw std::logic_error("the captured log was read already");
+  capturing_ = false;
+  return ::testing::internal::GetCapturedStderr();
+}
+
+Said said(std::string logged, const std::string& database_url, const std::vector<HttpResponse>& answers) {
+  Said out{.logged = std::move(logged), .stored = everything_stored(database_url)};
+  for (const auto& a : answers) out.answered += std::to_string(a.status) + " " + a.body + "\n";
+  return out;
+}
+
+void expect_no_secret(const Said& said, const std::vector<std::string>& echoed,
+                      const std::vector<std::string>& configured, char filler_byte) {
+  EXPECT_FALSE(echoed.empty()) << "the fake echoed nothing";
+  std::vector<std::string> secrets = echoed;
+  secrets.insert(secrets.end(), configured.begin(), configured.end());
+  const std::pair<const char*, const std::string*> places[] = {
+      {"the log", &said.logged}, {"the database", &said.stored}, {"an answer", &said.answered}};
+  for (const auto& secret : secrets) {
+    EXPECT_GE(secret.size(), 8u) << secret;
+    for (const auto& [where, text] : places)
+      EXPECT_EQ(text->find(secret), std::string::npos) << secret << " in " << where;
+  }
+  const std::string filler(2100, filler_byte);  // more than core::secrets::quote keeps
+  for (const auto& [where, text] : places)
+    EXPECT_EQ(text->find(filler), std::string::npos) << "an echoed body whole in " << where;
+  for (const auto line : split(said.logged, '\n')) EXPECT_LT(line.size(), 16'384u) << line.substr(0, 300);
+  EXPECT_NE((said.logged + said.stored + said.answered).find("[redacted]"), std::string::npos)
+      << "the echo reached no log line, stored text or answer";
+}
+
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < deadline) {

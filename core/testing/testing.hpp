@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace core::testing {
 
@@ -149,5 +150,39 @@ class Process {
 
 // Polls `condition` every 20 ms until it holds or `limit` passes; returns whether it held.
 bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds limit = std::chrono::seconds(10));
+
+// Every row of every table of the database at `url` (its public schema), as text: where a test
+// looks when nothing a service stored may hold a value.
+std::string everything_stored(const std::string& url);
+
+// This process's stderr (the log sink's lines) from construction until text() (GoogleTest's
+// capture: one at a time); the destructor lets go of it when text() was not called.
+class CapturedLog {
+ public:
+  CapturedLog();
+  ~CapturedLog();
+  CapturedLog(const CapturedLog&) = delete;
+  CapturedLog& operator=(const CapturedLog&) = delete;
+  std::string text();  // once
+
+ private:
+  bool capturing_ = true;
+};
+
+// What a service logged, stored and answered while a vendor fake echoed credentials in its errors
+// (issue 31, part 4; sandbox/echo.hpp): the check that none of it holds a secret.
+struct Said {
+  std::string logged;    // its log, captured at debug level
+  std::string stored;    // everything_stored()
+  std::string answered;  // the bodies of its answers
+};
+// `logged`, every row of the database at `database_url`, and the statuses and bodies of `answers`.
+Said said(std::string logged, const std::string& database_url, const std::vector<HttpResponse>& answers);
+// Expects that the fake echoed something, and none of `echoed` or `configured` (the credentials the
+// test gave; each at least 8 bytes: shorter ones are not masked) in `said`; no run of `filler_byte`
+// longer than a quote keeps (an echoed body of hundreds of kilobytes is cut); no log line over
+// 16 KB; and "[redacted]" somewhere: the echo reached the service's words, masked.
+void expect_no_secret(const Said& said, const std::vector<std::string>& echoed,
+                      const std::vector<std::string>& configured, char filler_byte = 'x');
 
 }  // namespace core::testing

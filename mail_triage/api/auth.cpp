@@ -10,7 +10,8 @@ using boost::asio::awaitable;
 using core::http::Problem;
 
 std::vector<std::string> read_api_keys(core::config::Reader& env) {
-  auto keys = env.list("API_KEYS", "", "comma-separated bearer keys accepted by /api/v1/ (at least one)");
+  // Secrets: each key is masked in every log line and quoted upstream text (core/util/secrets.hpp).
+  auto keys = env.secret_list("API_KEYS", "comma-separated bearer keys accepted by /api/v1/ (at least one)");
   if (keys.empty() && !env.is_describing()) env.fail("API_KEYS", "must hold at least one key");
   return keys;
 }

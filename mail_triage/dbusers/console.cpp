@@ -237,10 +237,8 @@ class Console : public std::enable_shared_from_this<Console> {
 
 ConsoleSettings read_console_settings(core::config::Reader& env, const std::vector<std::string>& api_keys) {
   ConsoleSettings s;
-  const std::string keys =
-      env.secret("DBUSERS_ADMIN_KEYS", "keys that sign in to /dbusers, comma-separated (unset: the API_KEYS)");
-  for (auto piece : core::split(keys, ','))  // views into `keys`, which must outlive the loop
-    if (!core::trim(piece).empty()) s.admin_keys.emplace_back(core::trim(piece));
+  s.admin_keys =
+      env.secret_list("DBUSERS_ADMIN_KEYS", "keys that sign in to /dbusers, comma-separated (unset: the API_KEYS)");
   if (s.admin_keys.empty()) s.admin_keys = api_keys;
   s.db_host = env.string("DBUSERS_DB_HOST", "127.0.0.1", "database host shown with new credentials");
   s.db_port =

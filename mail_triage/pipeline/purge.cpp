@@ -4,6 +4,7 @@
 #include "core/db/advisory_lock.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 #include <algorithm>
@@ -150,9 +151,10 @@ awaitable<std::vector<Purge::Found>> Purge::find(const std::vector<Target>& targ
             found.push_back({.target = i, .mailbox = mb, .message = std::move(m)});
           }
         } catch (const core::graph::GraphError& e) {
-          core::log::error("purge listing failed", {{"mailbox", mb}, {"sender", t.address}, {"error", e.what()}});
+          const std::string error = core::secrets::quote(e.what());  // the platform's words: masked, bounded
+          core::log::error("purge listing failed", {{"mailbox", mb}, {"sender", t.address}, {"error", error}});
           std::lock_guard lock(mutex);
-          result.errors.push_back({.mailbox = mb, .address = t.address, .error = e.what()});
+          result.errors.push_back({.mailbox = mb, .address = t.address, .error = error});
         }
       });
   result.listings = static_cast<int>(listings.size());
@@ -184,7 +186,7 @@ awaitable<void> Purge::remove(const std::vector<Target>& targets, std::vector<Fo
         co_await graph_->remove(f.mailbox, f.message.id);
         f.deleted = true;
       } catch (const core::graph::GraphError& e) {
-        error = e.what();
+        error = core::secrets::quote(e.what());  // stored and answered: masked, bounded
       }
       if (f.deleted) {
         co_await db_.query(kDeleted, run_id, f.mailbox, f.message.id);

@@ -5,6 +5,7 @@
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "mail_triage/classifier/openai.hpp"
 #include "mail_triage/classifier/policy.hpp"
@@ -153,9 +154,10 @@ awaitable<void> Triage::run_mailbox(const std::string& mailbox, const std::strin
     const auto since = core::now() - std::chrono::days(settings_.lookback_days);
     unread = co_await graph_->unread_inbox(mailbox, since);
   } catch (const core::graph::GraphError& e) {
-    core::log::error("mailbox could not be read", {{"mailbox", mailbox}, {"error", e.what()}});
+    const std::string error = core::secrets::quote(e.what());  // the platform's words: masked, bounded
+    core::log::error("mailbox could not be read", {{"mailbox", mailbox}, {"error", error}});
     std::lock_guard lock(results_mutex_);
-    result.mailbox_errors.emplace_back(mailbox, e.what());
+    result.mailbox_errors.emplace_back(mailbox, error);
     co_return;
   }
   std::vector<std::string> ids, internet_ids, senders, names, subjects, received;
@@ -217,9 +219,9 @@ awaitable<bool> Triage::process(const std::string& mailbox, const core::graph::M
                        c.prompt_tokens, c.completion_tokens, settings_.dry_run);
     co_return true;
   } catch (const classifier::ClassifierError& e) {
-    error = e.what();
+    error = core::secrets::quote(e.what());  // the model's or the platform's words, stored: masked, bounded
   } catch (const core::graph::GraphError& e) {
-    error = e.what();
+    error = core::secrets::quote(e.what());
   }
   // The database is not in the catch list: a write that fails there ends the run with its error.
   co_await db_.query(kFailed, id, error, sender_type);

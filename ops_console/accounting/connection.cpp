@@ -3,6 +3,7 @@
 #include "core/db/errors.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 #include <algorithm>
@@ -180,7 +181,7 @@ awaitable<AccountingConnection::Access> AccountingConnection::access(std::string
   try {
     fresh = co_await xero_->refresh(open(rows.front().text(1)));
   } catch (const GrantRefused& e) {
-    refused = e.detail();
+    refused = core::secrets::quote(e.detail());  // stored: masked, bounded
   }
   if (refused) {
     co_await tx.query(kLost, *refused);

@@ -12,18 +12,22 @@ using nlohmann::json;
 
 namespace {
 
-// Xero's words for a failure, short: the identity service's {error, error_description}, the API's
-// {Title, Detail} or {Message}; or the status alone.
+// Xero's words for a failure, short: the identity service's {error, error_description} (the code,
+// then its description when it gives one), the API's {Title, Detail} or {Message}; or the status.
 std::string reason_of(const core::http::OutboundResponse& res) {
   const auto body = json::parse(res.body, nullptr, false);
+  const auto text = [&](const char* key) {
+    return body.is_object() && body.contains(key) && body[key].is_string() ? body[key].get<std::string>() : "";
+  };
   std::string reason;
-  if (body.is_object())
-    for (const char* key : {"error", "Detail", "Message", "Title", "error_description"})
-      if (body.contains(key) && body[key].is_string() && !body[key].get<std::string>().empty()) {
-        reason = body[key].get<std::string>();
-        break;
-      }
-  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
+  for (const char* key : {"error", "Detail", "Message", "Title", "error_description"})
+    if (!text(key).empty()) {
+      reason = text(key);
+      break;
+    }
+  if (!text("error").empty() && !text("error_description").empty()) reason += ": " + text("error_description");
+  // Its words may quote what the request carried (the Basic credentials, a token): masked, then cut.
+  reason = core::secrets::quote(reason, 300);
   return "HTTP " + std::to_string(res.status) + (reason.empty() ? "" : ": " + reason);
 }
 
@@ -67,7 +71,11 @@ XeroClient::XeroClient(boost::asio::any_io_executor executor, AccountingSettings
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
                                   .user_agent = "msp-ops-console/0.1"}),
-      health_(std::move(health)) {}
+      health_(std::move(health)) {
+  // The token endpoint's Authorization header carries base64(client_id:client_secret): an identity
+  // service that quotes the header quotes that (the secret alone is remembered as it is read).
+  core::secrets::remember_basic(settings_.client_id, settings_.client_secret);
+}
 
 std::string XeroClient::authorize_url(std::string_view state, std::string_view challenge) const {
   const char separator = settings_.authorize_url.find('?') == std::string::npos ? '?' : '&';
@@ -124,6 +132,9 @@ awaitable<TokenSet> XeroClient::token_call(std::string form, const char* what) {
 }
 
 awaitable<TokenSet> XeroClient::redeem_code(std::string code, std::string verifier) {
+  // Both are credentials until the identity service has answered (a refusal may quote them).
+  core::secrets::remember(code);
+  core::secrets::remember(verifier);
   co_return co_await token_call("grant_type=authorization_code&code=" + core::url_encode(code) +
                                     "&redirect_uri=" + core::url_encode(settings_.redirect_uri) +
                                     "&code_verifier=" + core::url_encode(verifier),

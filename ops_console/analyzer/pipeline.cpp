@@ -1,6 +1,7 @@
 #include "ops_console/analyzer/pipeline.hpp"
 
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/time.hpp"
 
 #include <chrono>
@@ -275,7 +276,7 @@ awaitable<std::optional<std::int64_t>> Pipeline::run(Job job, std::string lease_
         "Summarise the ticket for an engineer taking it over, suggest the next steps, and name documentation "
         "(vendor articles, runbooks) that would help.");
   } catch (const std::exception& e) {
-    error = e.what();
+    error = core::secrets::quote(e.what());  // the model's words, stored: masked, bounded
   }
   const bool ok = error.empty();
   const bool needs_review =

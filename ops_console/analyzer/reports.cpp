@@ -2,6 +2,7 @@
 
 #include "core/db/statement.hpp"
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 #include "ops_console/analyzer/pipeline.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -67,7 +68,7 @@ awaitable<void> narrate(core::db::Pool& db, std::shared_ptr<core::llm::ChatClien
          .max_tokens = kNarrativeTokens});
     reply = answer.value;
   } catch (const std::exception& e) {
-    error = e.what();
+    error = core::secrets::quote(e.what());  // the model's words, stored: masked, bounded
   }
   std::string narrative;
   if (error.empty()) {

@@ -3,6 +3,7 @@
 #include "core/app/json_rows.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/analyzer/gate.hpp"
 #include "ops_console/analyzer/jobs.hpp"
@@ -214,7 +215,7 @@ awaitable<Response> share(core::db::Pool& db, const AnalyzerWiring& w, Request& 
            .body = share_text(row, user, message),
            .to = recipients});
     } catch (const std::exception& e) {
-      error = e.what();
+      error = core::secrets::quote(e.what());  // the platform's words, stored and answered: masked, bounded
     }
   }
   co_await db.query(kShareOutcome, share_id, !error, error);

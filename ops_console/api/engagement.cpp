@@ -6,6 +6,7 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 #include "ops_console/engagement/usage_pull.hpp"
 #include "ops_console/identity/routes.hpp"
 
@@ -220,7 +221,7 @@ void install_engagement(core::app::Context& ctx, std::shared_ptr<identity::Ident
                  photo = co_await recorder.observe<std::optional<core::graph::Photo>>(
                      "mailplatform", [directory, user] { return directory->photo(user, engagement::kPhotoMostBytes); });
                } catch (const std::exception& e) {
-                 failure = e.what();
+                 failure = core::secrets::quote(e.what());  // the platform's words: masked, bounded
                }
                if (failure) {
                  core::log::warn("the mail platform did not supply a photo", {{"error", *failure}});

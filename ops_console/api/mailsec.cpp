@@ -4,6 +4,7 @@
 #include "core/async/semaphore.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "core/util/time.hpp"
 #include "ops_console/identity/routes.hpp"
@@ -147,7 +148,8 @@ void install_mailsec_routes(core::app::Context& ctx, std::shared_ptr<identity::I
     const auto& first = member(answer, "data").is_array() && !answer["data"].empty() ? answer["data"][0] : json();
     const bool released = !refused && member(first, "release") == true;
     json out{{"id", message}, {"released", released}};
-    if (!released) out["reason"] = refused.value_or("the mail-security service did not release it");
+    if (!released)  // the service's words, answered: masked, bounded
+      out["reason"] = core::secrets::quote(refused.value_or("the mail-security service did not release it"));
     co_return Response::json(out);
   });
 
@@ -304,7 +306,7 @@ void install_mailsec_routes(core::app::Context& ctx, std::shared_ptr<identity::I
           co_await w->graph->remove(mailbox, message);
       } catch (const core::graph::GraphError& e) {
         if (e.status == 403) refused = true;
-        error = e.what();
+        error = core::secrets::quote(e.what());  // stored in the audit and answered: masked, bounded
       }
       results.push_back({{"id", message}, {"ok", !error}, {"error", error ? json(*error) : json(nullptr)}});
       if (refused) break;

@@ -1,6 +1,7 @@
 #include "ops_console/distributor/pax8.hpp"
 
 #include "core/async/join.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 namespace ops_console::distributor {
@@ -20,7 +21,8 @@ std::string reason_of(const core::http::OutboundResponse& res) {
         reason = body[key].get<std::string>();
         break;
       }
-  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
+  // Its words may quote the client secret or the bearer token: masked, then cut.
+  reason = core::secrets::quote(reason, 300);
   return "HTTP " + std::to_string(res.status) + (reason.empty() ? "" : ": " + reason);
 }
 

@@ -1,5 +1,6 @@
 #include "ops_console/endpointsec/sentinelone.hpp"
 
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 namespace ops_console::endpointsec {
@@ -18,9 +19,8 @@ std::string reason_of(const core::http::OutboundResponse& res) {
     if (e.contains("code") && e["code"].is_number_integer()) reason += " " + e["code"].dump();
     for (const char* key : {"title", "detail"})
       if (e.contains(key) && e[key].is_string()) {
-        std::string text = e[key].get<std::string>();
-        if (text.size() > 200) text = text.substr(0, 200) + "...";
-        reason += ": " + text;
+        // The API token may be quoted: masked, then cut.
+        reason += ": " + core::secrets::quote(e[key].get<std::string>(), 200);
       }
   }
   return reason;

@@ -1,5 +1,6 @@
 #include "ops_console/mailsec/mimecast.hpp"
 
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
 #include <algorithm>
@@ -21,8 +22,8 @@ std::string fail_reason(const json& body) {
   if (e->contains("code") && (*e)["code"].is_string()) reason = (*e)["code"].get<std::string>();
   if (e->contains("message") && (*e)["message"].is_string())
     reason += (reason.empty() ? "" : ": ") + (*e)["message"].get<std::string>();
-  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
-  return reason;
+  // Its words may quote the client secret or the bearer token: masked, then cut.
+  return core::secrets::quote(reason, 300);
 }
 
 std::string upper(std::string s) {

@@ -1,7 +1,11 @@
 #include "ops_console/mfa/duo.hpp"
 
+#include "core/util/digest.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/mfa/duo_users.hpp"
+
+#include <algorithm>
 
 namespace ops_console::mfa {
 
@@ -27,16 +31,21 @@ UrlParts split_url(const std::string& url) {
 }
 
 // Duo's words for a failure: {stat: "FAIL", code, message, message_detail}, or the status.
-std::string reason_of(const core::http::OutboundResponse& res) {
+// `authorization` is what the request sent: "Basic " + base64(ikey:signature). The signature is
+// an HMAC of this one request under the secret key, valid while its Date is (minutes); it is masked
+// here, in the words of the answer to that request, rather than remembered for the process, which
+// would push the tokens other clients obtained out of core::secrets for every Duo call.
+std::string reason_of(const core::http::OutboundResponse& res, std::string_view authorization) {
+  const auto encoded = authorization.substr(std::min(authorization.size(), std::string_view("Basic ").size()));
+  const auto decoded = core::from_base64(encoded).value_or("");
+  const std::string signature = decoded.substr(std::min(decoded.size(), decoded.find(':') + 1));
   const auto body = json::parse(res.body, nullptr, false);
   std::string reason = "HTTP " + std::to_string(res.status);
   if (body.is_object()) {
     if (body.contains("code") && body["code"].is_number_integer()) reason += " " + body["code"].dump();
     for (const char* key : {"message", "message_detail"})
       if (body.contains(key) && body[key].is_string()) {
-        std::string text = body[key].get<std::string>();
-        if (text.size() > 200) text = text.substr(0, 200) + "...";
-        reason += ": " + text;
+        reason += ": " + core::secrets::quote(body[key].get<std::string>(), 200, {encoded, signature});
       }
   }
   return reason;
@@ -104,8 +113,8 @@ awaitable<std::string> DuoClient::attempt(std::string method, std::string host_u
     req.headers.push_back({"Content-Type", "application/json"});
   }
   req.headers.push_back({"Date", date});
-  req.headers.push_back(
-      {"Authorization", duo_authorization(settings_.integration_key, settings_.secret_key, canonical)});
+  const std::string authorization = duo_authorization(settings_.integration_key, settings_.secret_key, canonical);
+  req.headers.push_back({"Authorization", authorization});
   req.retry_status = [](int status) { return status == 429 || status >= 500; };
   req.retry_transport_errors = method == "GET";
   core::http::OutboundResponse res;
@@ -114,7 +123,7 @@ awaitable<std::string> DuoClient::attempt(std::string method, std::string host_u
   } catch (const core::http::TransportError& e) {
     throw MfaError("the MFA service could not be reached (" + path + "): " + e.what());
   }
-  if (!res.ok()) throw MfaError("the MFA service refused " + path + ": " + reason_of(res));
+  if (!res.ok()) throw MfaError("the MFA service refused " + path + ": " + reason_of(res, authorization));
   co_return std::move(res.body);
 }
 

@@ -1,6 +1,7 @@
 #include "ops_console/mfa/flagged.hpp"
 
 #include "core/async/join.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/time.hpp"
 
 namespace ops_console::mfa {
@@ -65,7 +66,7 @@ awaitable<json> FlaggedUsers::fetch() {
   try {
     for (auto& child : co_await duo_->child_accounts()) accounts.emplace_back(std::move(child));
   } catch (const MfaError& e) {
-    out["accountListError"] = e.detail();
+    out["accountListError"] = core::secrets::quote(e.detail());  // the MFA service's words: masked, bounded
   }
 
   struct Read {
@@ -81,7 +82,7 @@ awaitable<json> FlaggedUsers::fetch() {
       try {
         read.users = co_await duo_->users(account, {"bypass", "disabled"});
       } catch (const MfaError& e) {
-        read.error = e.detail();
+        read.error = core::secrets::quote(e.detail());
       }
     });
   co_await core::async::join_all(executor_, std::move(tasks));

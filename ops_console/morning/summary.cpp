@@ -5,6 +5,7 @@
 #include "core/async/schedule.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/morning/content.hpp"
 #include "ops_console/morning/settings.hpp"
@@ -214,7 +215,7 @@ awaitable<json> Summary::mfa_figures(bool switched_off) {
   try {
     f = co_await flagged_->get();
   } catch (const std::exception& e) {
-    error = e.what();
+    error = core::secrets::quote(e.what());  // the MFA service's words, sent on: masked, bounded
   }
   if (error.empty() && f["accounts"].is_array() && !f["accounts"].empty() && f["accounts"][0].contains("error"))
     error = f["accounts"][0].value("error", "the parent account could not be read");

@@ -60,7 +60,7 @@ std::string failure_reason(const Channel& channel, const core::http::OutboundRes
   else if (body.is_object() && body.contains("error") && body["error"].is_object())
     detail = body["error"].value("message", "");
   else
-    detail = res.body.substr(0, 200);
+    detail = core::secrets::quote(res.body, 200);  // masked before it is cut: no head of a secret left
   std::string reason = "HTTP " + std::to_string(res.status);
   if (!core::trim(detail).empty()) reason += ": " + std::string(core::trim(detail));
   return core::secrets::quote(reason, 500);  // the receiver's words: masked and bounded

@@ -2,6 +2,7 @@
 
 #include "core/async/semaphore.hpp"
 #include "core/async/sleep.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/psa/request_budget.hpp"
 
@@ -35,7 +36,8 @@ std::string psa_reason(const core::http::OutboundResponse& res) {
   if (body.is_object() && body.contains("errors") && body["errors"].is_array())
     for (const auto& e : body["errors"])
       if (e.is_string()) reason += (reason.empty() ? "" : "; ") + e.get<std::string>();
-  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
+  // The PSA may quote the headers it was sent (the secret, the integration code): masked, then cut.
+  reason = core::secrets::quote(reason, 300);
   return reason.empty() ? "HTTP " + std::to_string(res.status) : "HTTP " + std::to_string(res.status) + ": " + reason;
 }
 

@@ -195,7 +195,9 @@ awaitable<Outcome> WebhookIntake::receive(Callout c) {
       failure = x.problem();
     }
   }
-  const std::optional<std::string> error = failure ? std::optional(failure->detail()) : std::nullopt;
+  // Stored and logged: the PSA's words masked and bounded (core/util/secrets.hpp).
+  const std::optional<std::string> error =
+      failure ? std::optional(core::secrets::quote(failure->detail())) : std::nullopt;
   co_await db_.query(kLog, e.event_id, e.guid, e.entity_type, e.entity_id, e.action, failure ? "failed" : "processed",
                      error, c.source_ip, c.user_agent, e.event_time);
   if (failure) {
