@@ -2,9 +2,9 @@
 // filters, the job queue and its workers (a dead worker's job taken again, a lease renewed while
 // the model is slow, one run per ticket at a time), the pipeline's stages and its failures, the
 // route fallback, the cost gate at its edges, the feed's twelve fields, shares and reports.
+#include <functional>
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
-#include <functional>
 
 namespace {
 
