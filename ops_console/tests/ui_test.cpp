@@ -9,6 +9,7 @@
 
 namespace {
 
+using nlohmann::json;
 using ops_console::testing::ConsoleTest;
 using ops_console::testing::kPassword;
 

@@ -177,3 +177,41 @@ test('a route that fails is explained where its figures go, with a retry that br
     await browser.close();
   }
 });
+
+test('the overview refreshes itself every minute while it is shown, and asks nothing while the tab is hidden', async () => {
+  const who = createUser('overview_refresh');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, viewports.desktop);
+    await page.clock.install();
+    await signIn(page, '#/', who);
+    await page.getByTestId('kpis').waitFor();
+    const asked = [];
+    page.on('request', (r) => { if (r.url().endsWith('/api/dashboard/overview')) asked.push(Date.now()); });
+
+    const refreshed = page.waitForResponse('**/api/dashboard/overview');
+    await page.clock.runFor(60_000);
+    await refreshed;
+    assert.equal(asked.length, 1, 'one refresh a minute');
+
+    // the tab is hidden: ten minutes pass without a request
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await page.clock.runFor(600_000);
+    assert.equal(asked.length, 1, 'nothing while hidden');
+
+    // shown again: the figures are brought up to date at once
+    const caughtUp = page.waitForResponse('**/api/dashboard/overview');
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await caughtUp;
+    assert.equal(asked.length, 2);
+    page.assertClean([allowSignInProbe]);
+  } finally {
+    await browser.close();
+  }
+});
