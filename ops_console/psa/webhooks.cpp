@@ -3,6 +3,7 @@
 #include "core/db/errors.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/psa/entities.hpp"
 #include "ops_console/psa/webhook_payload.hpp"
