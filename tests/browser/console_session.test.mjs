@@ -38,7 +38,7 @@ test('the console session is an HttpOnly cookie that script cannot read, ended b
     assert.ok(after.logout < 300, `sign-out answers ${after.logout}`);
     assert.equal(after.me, 401, 'the ended session is refused');
     assert.match(after.type, /application\/problem\+json/);
-    // the 401 provoked above, and the icon a console with no pages yet does not have (issue 32)
+    // the 401 provoked above, and the icon Chromium asks for on a page that names none (/healthz)
     page.assertClean([/^http 401 GET .*\/api\/auth\/me$/, /^http 404 GET .*\/favicon\.ico$/]);
   } finally {
     await browser.close();
