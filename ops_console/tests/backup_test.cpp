@@ -2,6 +2,8 @@
 // backup_results, one run at a time, history, integration health), company matching by the client
 // name with the admin mapping for the rest, the read routes, the mobile dashboard's real figures, the
 // schedule on a hand-moved clock, and the state table (off → 403 first, not configured → 503).
+#include "core/testing/manual_clock.hpp"
+#include "ops_console/backup/sync.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/autotask_seed.hpp"
 #include "sandbox/sandbox.hpp"
@@ -27,10 +29,7 @@ struct BackupTest : ConsoleTest {
                     std::shared_ptr<core::testing::ManualClock> clock = nullptr) {
     add_user("boss@msp.example", kPassword, true);
     add_user("tech@msp.example", kPassword);
-    if (clock)
-      start(std::move(env), clock);
-    else
-      start(std::move(env));
+    start(std::move(env), std::move(clock));
     boss = sign_in("boss@msp.example", kPassword);
     tech = sign_in("tech@msp.example", kPassword);
   }
@@ -207,4 +206,49 @@ TEST_F(BackupTest, TheRoutesFollowTheirStateTable) {
        {"/api/backup/sync", "/api/backup/failures", "/api/backup/company-mappings", "/api/backup/companies/1/machines"})
     EXPECT_EQ(call("GET", path, nullptr, tech).status, 403u) << path;
   EXPECT_EQ(call("POST", "/api/backup/sync", nullptr, boss).status, 403u);
+}
+
+// BACKUP_* are set together or not at all: a partly set group is a configuration error naming it.
+TEST(BackupSettings, APartlySetGroupRefusesStart) {
+  core::config::Reader partly({{"BACKUP_BASE_URL", "https://api.datto.com/v1/bcdr"}, {"BACKUP_PUBLIC_KEY", "pub"}});
+  ops_console::backup::read_backup_settings(partly);
+  try {
+    partly.finish();
+    ADD_FAILURE() << "a partly set BACKUP_* group was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("BACKUP_SECRET_KEY"), std::string::npos) << e.what();
+  }
+  core::config::Reader none(core::config::Environment{});
+  EXPECT_EQ(ops_console::backup::read_backup_settings(none).missing().size(), 3u);
+  EXPECT_NO_THROW(none.finish());
+}
+
+// One asset as the copy reads it: the newest backup is the last one, the newest success the last good
+// one, a backup still under way is not counted, an agent is keyed by its volume and a share by its name.
+TEST(BackupAssetRow, LastBackupLastGoodAndStatusWords) {
+  const json agent = {{"name", "SQL1"},
+                      {"volume", "4b65219643aa4bc78e359928ead7fab5"},
+                      {"type", "agent"},
+                      {"lastSnapshot", 1584817262},
+                      {"lastScreenshotAttempt", 1584817262},
+                      {"lastScreenshotAttemptStatus", true},
+                      {"backups",
+                       {{{"timestamp", "2020-04-29T12:00:00+00:00"}, {"backup", {{"status", "success"}}}},
+                        {{"timestamp", "2020-04-29T14:00:00+00:00"},
+                         {"backup", {{"status", "failed"}, {"errorMessage", "VSS failed"}}}},
+                        {{"timestamp", "2020-04-29T15:00:00+00:00"}, {"backup", {{"status", ""}}}},
+                        {{"timestamp", "2020-04-29T13:00:00+00:00"}, {"backup", {{"status", "Success"}}}}}}};
+  const json one = ops_console::backup::backup_asset_row("S1", agent);
+  EXPECT_EQ(one["asset"]["key"], "4b65219643aa4bc78e359928ead7fab5");
+  EXPECT_EQ(one["asset"]["kind"], "agent");
+  EXPECT_EQ(one["asset"]["lastBackupAt"], "2020-04-29T14:00:00+00:00");
+  EXPECT_EQ(one["asset"]["lastBackupStatus"], "failed");
+  EXPECT_EQ(one["asset"]["lastBackupError"], "VSS failed");
+  EXPECT_EQ(one["asset"]["lastGoodBackupAt"], "2020-04-29T13:00:00+00:00");
+  ASSERT_EQ(one["results"].size(), 3u);
+  EXPECT_EQ(one["results"][0]["sourceKey"], "S1/4b65219643aa4bc78e359928ead7fab5/2020-04-29T12:00:00+00:00");
+  const json share = ops_console::backup::backup_asset_row("S1", {{"name", "Files"}, {"type", "share"}});
+  EXPECT_EQ(share["asset"]["key"], "Files");
+  EXPECT_EQ(share["asset"]["kind"], "share");
+  EXPECT_TRUE(share["results"].empty());
 }
