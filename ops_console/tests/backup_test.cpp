@@ -98,6 +98,7 @@ TEST_F(BackupTest, ASyncCopiesDevicesAssetsAndBackupsAndFeedsTheMobileDashboard)
   const int in_day = std::stoi(sql("SELECT count(*) FROM backup_results WHERE finished_at > now() - interval '24h'"));
   const int failed_day = std::stoi(
       sql("SELECT count(*) FROM backup_results WHERE status = 'failed' AND finished_at > now() - interval '24h'"));
+  EXPECT_GT(failed_day, 0) << "the seed has failed backups in the last 24 hours";
   EXPECT_EQ(kpi["succeeded"], in_day - failed_day);
   EXPECT_EQ(kpi["failed"], failed_day);
   int attention = 0;
