@@ -31,7 +31,7 @@ constexpr std::string_view kBackupMappings = R"sql(
 constexpr std::string_view kClientKnown =
     "SELECT 1 FROM backup_devices WHERE lower(client_name) = lower($1) AND deleted_at IS NULL LIMIT 1";
 constexpr std::string_view kBackupCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
-// backup_rematch() (migration 0025) after each change, in the same statement's transaction.
+// backup_rematch() (migration 0025) after each change, in the same transaction.
 constexpr std::string_view kBackupMap = R"sql(
   WITH m AS (
     INSERT INTO backup_company_mappings (client_name, company_id, mapped_by) VALUES (lower($1), $2, $3)
@@ -101,8 +101,11 @@ void install_backup_routes(core::app::Context& ctx, std::shared_ptr<identity::Id
       throw Problem::invalid_field("clientName", "names no backup device's client (run a sync first?)");
     if ((co_await db.query(kBackupCompanyExists, company)).empty())
       throw Problem::invalid_field("companyId", "names no company");
-    const auto rows = co_await db.query(kBackupMap, std::move(client), company, identity::current_user(req).id);
-    co_await db.query(kBackupRematch);
+    // The mapping and the devices' and backups' companies change together.
+    auto tx = co_await db.begin();
+    const auto rows = co_await tx.query(kBackupMap, std::move(client), company, identity::current_user(req).id);
+    co_await tx.query(kBackupRematch);
+    co_await tx.commit();
     co_return Response::json_text(std::string(rows.front().text(0)));
   });
 
@@ -112,9 +115,11 @@ void install_backup_routes(core::app::Context& ctx, std::shared_ptr<identity::Id
     auto client = in.optional_string("clientName", kClientName);
     if (!client) in.add("clientName", "is required");
     in.finish();
-    if ((co_await db.query(kBackupUnmap, *client)).empty())
+    auto tx = co_await db.begin();
+    if ((co_await tx.query(kBackupUnmap, *client)).empty())
       throw Problem::not_found("client " + *client + " has no mapping");
-    co_await db.query(kBackupRematch);
+    co_await tx.query(kBackupRematch);
+    co_await tx.commit();
     co_return Response::empty();
   });
 
