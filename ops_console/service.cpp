@@ -5,6 +5,7 @@
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/analyzer.hpp"
 #include "ops_console/api/auth.hpp"
+#include "ops_console/api/backup.hpp"
 #include "ops_console/api/dashboard.hpp"
 #include "ops_console/api/data.hpp"
 #include "ops_console/api/distributor.hpp"
@@ -126,6 +127,30 @@ void install_endpointsec(core::app::Context& ctx, std::shared_ptr<identity::Iden
   install_endpointsec_routes(ctx, id, std::move(registry), std::move(sync), settings);
 }
 
+// The backup client and sync whenever its settings are complete, with its schedule (every
+// BACKUP_SYNC_MINUTES, skipped while the integration is switched off or a run holds the lock); the
+// routes always.
+void install_backup(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                    std::shared_ptr<integrations::Registry> registry, const backup::BackupSettings& settings,
+                    const integrations::Health& health) {
+  std::shared_ptr<backup::BackupSync> sync;
+  if (settings.missing().empty()) {
+    sync = std::make_shared<backup::BackupSync>(ctx.db, ctx.executor,
+                                                std::make_shared<backup::DattoClient>(ctx.executor, settings, health));
+    if (settings.interval.count() > 0) {
+      auto schedule = core::async::Schedule::start(
+          ctx.executor, settings.interval,
+          [registry, sync]() -> boost::asio::awaitable<void> {
+            if ((co_await registry->disabled()).contains("backup")) co_return;
+            co_await sync->run_if_free();
+          },
+          "backup sync", ctx.clock);
+      ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
+    }
+  }
+  install_backup_routes(ctx, id, std::move(registry), std::move(sync), settings);
+}
+
 // A mail-security client per configured tenant, the Graph client for remediation when GRAPH_* is
 // set; the routes always.
 void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -205,6 +230,7 @@ const core::app::ServiceDefinition& definition() {
         auto accounting_settings = accounting::read_accounting_settings(env);
         auto mfa_settings = mfa::read_mfa_settings(env);
         auto endpointsec_settings = endpointsec::read_endpointsec_settings(env);
+        auto backup_settings = backup::read_backup_settings(env);
         auto mailsec_settings = mailsec::read_mailsec_settings(env);
         auto graph_settings = core::graph::read_graph_settings(env);
         auto llm_settings = core::llm::read_llm_settings(env);
@@ -213,8 +239,8 @@ const core::app::ServiceDefinition& definition() {
         auto morning_settings = morning::read_morning_settings(env);
         auto engagement_settings = engagement::read_engagement_settings(env);
         return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
-                distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, mailsec_settings,
-                graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
+                distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, backup_settings,
+                mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
                 morning_settings](core::app::Context& ctx) {
           // A browser's write from another site is refused before routing (the cookie is SameSite
           // already; this is the second lock).
@@ -249,6 +275,7 @@ const core::app::ServiceDefinition& definition() {
                                                                       health.outcome("mailplatform"));
           auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
+          install_backup(ctx, id, registry, backup_settings, health);
           install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
           install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
           install_dashboard_routes(ctx, id, registry, clock);

@@ -36,6 +36,7 @@ struct Settings {
   bool seed_mimecast = false;
   bool seed_duo = false;
   bool seed_sentinelone = false;
+  bool seed_datto = false;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -74,6 +75,8 @@ Settings read_settings(core::config::Reader& env) {
   s.seed_duo = env.boolean("SANDBOX_DUO_SEED", false, "seed the Duo fake at start (a parent and two child accounts)");
   s.seed_sentinelone =
       env.boolean("SANDBOX_SENTINELONE_SEED", false, "seed the SentinelOne fake at start (sites and agents)");
+  s.seed_datto = env.boolean("SANDBOX_DATTO_SEED", false,
+                             "seed the Datto BCDR fake at start (devices, protected agents and shares, backups)");
   return s;
 }
 
@@ -100,7 +103,9 @@ void print_help() {
          "    GET /mimecast/siem/v1/events/cg; control /_sandbox/mimecast/... (client sandbox-mailsec)\n"
          "  Duo: POST /duo/accounts/v1/account/list, GET /duo/admin/v1/users (signed); control /_sandbox/duo/...\n"
          "  SentinelOne: GET /sentinelone/web/api/v2.1/{sites,agents,agents/count}; control "
-         "/_sandbox/sentinelone/...\n\n"
+         "/_sandbox/sentinelone/...\n"
+         "  Datto BCDR: GET /datto/v1/bcdr/device, /datto/v1/bcdr/device/{serialNumber}/asset; control "
+         "/_sandbox/datto/...\n\n"
          "Environment:\n"
       << core::config::format_help(reader.described());
 }
@@ -135,6 +140,7 @@ int main(int argc, char** argv) {
     if (settings.seed_mimecast) fakes.mimecast.seed({});
     if (settings.seed_duo) fakes.duo.seed({});
     if (settings.seed_sentinelone) fakes.sentinelone.seed({});
+    if (settings.seed_datto) fakes.datto.seed({});
     const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},

@@ -65,7 +65,10 @@ core::http::Router routes(Fakes& fakes) {
             {"serves",
              {"GET /sentinelone/web/api/v2.1/sites", "GET /sentinelone/web/api/v2.1/agents",
               "GET /sentinelone/web/api/v2.1/agents/count"}},
-            {"control", "/_sandbox/sentinelone"}}}}});
+            {"control", "/_sandbox/sentinelone"}},
+           {{"name", "datto"},
+            {"serves", {"GET /datto/v1/bcdr/device", "GET /datto/v1/bcdr/device/{serialNumber}/asset"}},
+            {"control", "/_sandbox/datto"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
@@ -77,6 +80,7 @@ core::http::Router routes(Fakes& fakes) {
   fakes.mimecast.install(r);
   fakes.duo.install(r);
   fakes.sentinelone.install(r);
+  fakes.datto.install(r);
   return r;
 }
 
@@ -118,5 +122,6 @@ XeroFake& InProcess::xero() { return impl_->fakes.xero; }
 MimecastFake& InProcess::mimecast() { return impl_->fakes.mimecast; }
 DuoFake& InProcess::duo() { return impl_->fakes.duo; }
 SentinelOneFake& InProcess::sentinelone() { return impl_->fakes.sentinelone; }
+DattoFake& InProcess::datto() { return impl_->fakes.datto; }
 
 }  // namespace sandbox

@@ -33,7 +33,7 @@ const std::vector<Integration>& known_integrations() {
       {"mfa", "Multi-factor authentication (Cisco Duo)", {"duo", "cisco_duo"}},
       {"accounting", "Accounting (Xero)", {"xero"}},
       {"endpointsec", "Endpoint security (SentinelOne)", {"sentinelone", "s1", "endpoint_security"}},
-      {"backup", "Backup monitoring", {}},
+      {"backup", "Backup (Datto BCDR)", {"datto", "bcdr"}},
       {"mailplatform",
        "Mail platform (Microsoft 365 through Graph): photos, usage reports",
        {"m365", "microsoft365", "office365", "graph", "mail_platform"}},

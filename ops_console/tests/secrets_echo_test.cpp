@@ -289,6 +289,19 @@ TEST_F(SecretsEchoTest, EndpointSecurityToken) {
                         {fakes.sentinelone().options().token, "refused-endpointsec-token-2a7f"});
 }
 
+// Datto BCDR: a 401 and a server error quote the public and the secret key (HTTP Basic).
+TEST_F(SecretsEchoTest, BackupKeys) {
+  const std::map<std::string, std::string> env = {{"BACKUP_BASE_URL", fakes.url() + "/datto/v1/bcdr"},
+                                                  {"BACKUP_PUBLIC_KEY", fakes.datto().options().public_key},
+                                                  {"BACKUP_SECRET_KEY", fakes.datto().options().secret_key},
+                                                  {"BACKUP_SYNC_MINUTES", "0"}};
+  start_console(env);
+  fakes.datto().set_faults({.server_errors = 1000, .status = 500, .echo = kEcho});
+  sync_fails_then_is_refused("/api/backup/sync", "backup", env, "BACKUP_SECRET_KEY", "refused-backup-secret-9c1e");
+  expect_nothing_leaked("backup", fakes.datto().echoed(),
+                        {fakes.datto().options().secret_key, "refused-backup-secret-9c1e"});
+}
+
 // Mimecast: the token route's refusal quotes the client secret, an API error the bearer token.
 TEST_F(SecretsEchoTest, MailSecurityCredentialsAndToken) {
   const std::map<std::string, std::string> env = {{"MAILSEC_BASE_URL", fakes.url() + "/mimecast"},

@@ -1,0 +1,247 @@
+#include "ops_console/backup/sync.hpp"
+
+#include "core/async/join.hpp"
+#include "core/async/semaphore.hpp"
+#include "core/log/log.hpp"
+#include "core/util/secrets.hpp"
+#include "core/util/strings.hpp"
+#include "ops_console/sync_history.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+
+#include <algorithm>
+
+namespace ops_console::backup {
+
+using boost::asio::awaitable;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kDevicesAtOnce = 4;
+
+constexpr std::string_view kBackupNow = "SELECT now()::text";
+
+// A page of devices ($1: items as Datto sent them); answers their serial numbers and names.
+constexpr std::string_view kUpsertDevices = R"sql(
+  INSERT INTO backup_devices AS d (serial_number, name, model, client_name, last_seen_at, hidden, agent_count,
+                                   share_count, alert_count, synced_at, deleted_at)
+  SELECT r."serialNumber", coalesce(r.name, r."serialNumber"), r.model, nullif(btrim(r."clientCompanyName"), ''),
+         CASE WHEN r."lastSeenDate" ~ '^\d{4}-\d\d-\d\d' THEN r."lastSeenDate"::timestamptz END,
+         coalesce(r.hidden, false), r."agentCount", r."shareCount", r."alertCount", now(), NULL
+  FROM jsonb_to_recordset($1::jsonb) AS r("serialNumber" text, name text, model text, "clientCompanyName" text,
+       "lastSeenDate" text, hidden boolean, "agentCount" integer, "shareCount" integer, "alertCount" integer)
+  WHERE r."serialNumber" IS NOT NULL AND r."serialNumber" <> ''
+  ON CONFLICT (serial_number) DO UPDATE SET name = EXCLUDED.name, model = EXCLUDED.model,
+    client_name = EXCLUDED.client_name, last_seen_at = EXCLUDED.last_seen_at, hidden = EXCLUDED.hidden,
+    agent_count = EXCLUDED.agent_count, share_count = EXCLUDED.share_count, alert_count = EXCLUDED.alert_count,
+    synced_at = now(), deleted_at = NULL
+  RETURNING d.serial_number, d.name
+)sql";
+
+// $1: the device's serial, $2: [backup_asset_row(...)].
+constexpr std::string_view kUpsertAssets = R"sql(
+  INSERT INTO backup_assets AS a (device_serial, asset_key, name, kind, os, fqdn, local_ip, agent_version, is_paused,
+                                  is_archived, last_snapshot_at, latest_offsite_at, last_screenshot_at,
+                                  last_screenshot_ok, last_backup_at, last_backup_status, last_backup_error,
+                                  last_good_backup_at, synced_at, deleted_at)
+  SELECT $1, r.key, r.name, r.kind, r.os, r.fqdn, r."localIp", r."agentVersion", coalesce(r."isPaused", false),
+         coalesce(r."isArchived", false), to_timestamp(r."lastSnapshot"), to_timestamp(r."latestOffsite"),
+         to_timestamp(r."lastScreenshotAttempt"), r."lastScreenshotAttemptStatus", r."lastBackupAt"::timestamptz,
+         r."lastBackupStatus", r."lastBackupError", r."lastGoodBackupAt"::timestamptz, now(), NULL
+  FROM jsonb_to_recordset($2::jsonb) AS r(key text, name text, kind text, os text, fqdn text, "localIp" text,
+       "agentVersion" text, "isPaused" boolean, "isArchived" boolean, "lastSnapshot" bigint, "latestOffsite" bigint,
+       "lastScreenshotAttempt" bigint, "lastScreenshotAttemptStatus" boolean, "lastBackupAt" text,
+       "lastBackupStatus" text, "lastBackupError" text, "lastGoodBackupAt" text)
+  ON CONFLICT (device_serial, asset_key) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, os = EXCLUDED.os,
+    fqdn = EXCLUDED.fqdn, local_ip = EXCLUDED.local_ip, agent_version = EXCLUDED.agent_version,
+    is_paused = EXCLUDED.is_paused, is_archived = EXCLUDED.is_archived, last_snapshot_at = EXCLUDED.last_snapshot_at,
+    latest_offsite_at = EXCLUDED.latest_offsite_at, last_screenshot_at = EXCLUDED.last_screenshot_at,
+    last_screenshot_ok = EXCLUDED.last_screenshot_ok, last_backup_at = EXCLUDED.last_backup_at,
+    last_backup_status = EXCLUDED.last_backup_status, last_backup_error = EXCLUDED.last_backup_error,
+    last_good_backup_at = coalesce(EXCLUDED.last_good_backup_at, a.last_good_backup_at), synced_at = now(),
+    deleted_at = NULL
+)sql";
+
+// $1: the device's serial, $2: its name, $3: [{sourceKey, asset, status, finishedAt, error}].
+constexpr std::string_view kInsertResults = R"sql(
+  WITH ins AS (
+    INSERT INTO backup_results (company_id, device, job_name, status, finished_at, error, source_key, device_serial)
+    SELECT (SELECT company_id FROM backup_devices WHERE serial_number = $1), r.asset, $2, r.status,
+           r."finishedAt"::timestamptz, r.error, r."sourceKey", $1
+    FROM jsonb_to_recordset($3::jsonb) AS r("sourceKey" text, asset text, status text, "finishedAt" text, error text)
+    ON CONFLICT (source_key) DO NOTHING RETURNING 1)
+  SELECT count(*) FROM ins
+)sql";
+
+constexpr std::string_view kSoftDeleteBackup = R"sql(
+  WITH gone AS (UPDATE backup_devices SET deleted_at = now()
+                WHERE synced_at < $1::timestamptz AND deleted_at IS NULL RETURNING 1),
+  gone_assets AS (UPDATE backup_assets SET deleted_at = now()
+                  WHERE synced_at < $1::timestamptz AND deleted_at IS NULL RETURNING 1)
+  SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM gone_assets)
+)sql";
+
+// backup_rematch() (migration 0025).
+constexpr std::string_view kRematchBackup = "SELECT backup_rematch()";
+
+// Runs render as sync_history_json() (migration 0013).
+constexpr std::string_view kBackupStatus = R"sql(
+  SELECT json_build_object(
+    'devices', (SELECT count(*) FROM backup_devices WHERE deleted_at IS NULL),
+    'assets', (SELECT count(*) FROM backup_assets WHERE deleted_at IS NULL),
+    'unmatched', (SELECT count(*) FROM backup_devices WHERE deleted_at IS NULL AND company_id IS NULL),
+    'history', (SELECT coalesce(json_agg(sync_history_json(h) ORDER BY h.started_at DESC, h.id DESC), '[]'::json)
+                FROM (SELECT * FROM sync_history WHERE entity_type = 'backup'
+                      ORDER BY started_at DESC, id DESC LIMIT 10) h))
+)sql";
+
+std::optional<std::string> text_of(const json& v, const char* key) {
+  if (v.is_object() && v.contains(key) && v[key].is_string() && !v[key].get<std::string>().empty())
+    return v[key].get<std::string>();
+  return std::nullopt;
+}
+
+// Datto's backup.status: "success" for a good one (unverified wording: any case, and "succeeded" or
+// "successful" too); an empty or missing status is a backup still under way (not counted).
+std::optional<std::string> backup_outcome(const json& backup) {
+  const auto status = text_of(backup, "status");
+  if (!status) return std::nullopt;
+  const auto s = core::to_lower(*status);
+  if (s == "success" || s == "succeeded" || s == "successful") return "succeeded";
+  if (s == "in progress" || s == "inprogress" || s == "running" || s == "queued") return std::nullopt;
+  return "failed";
+}
+
+}  // namespace
+
+json backup_asset_row(const std::string& serial, const json& asset) {
+  json row = json::object();
+  const auto name = text_of(asset, "name");
+  const auto volume = text_of(asset, "volume");
+  row["key"] = volume ? *volume : name.value_or("");
+  row["name"] = name.value_or(volume.value_or(""));
+  const auto type = text_of(asset, "type");
+  row["kind"] = type ? (core::to_lower(*type) == "share" ? "share" : "agent") : (volume ? "agent" : "share");
+  for (const char* key : {"os", "fqdn", "localIp", "agentVersion"})
+    if (const auto v = text_of(asset, key)) row[key] = *v;
+  for (const char* key : {"isPaused", "isArchived", "lastScreenshotAttemptStatus"})
+    if (asset.contains(key) && asset[key].is_boolean()) row[key] = asset[key];
+  for (const char* key : {"lastSnapshot", "latestOffsite", "lastScreenshotAttempt"})
+    if (asset.contains(key) && asset[key].is_number() && asset[key].get<double>() > 0)
+      row[key] = asset[key].get<std::int64_t>();
+
+  json results = json::array();
+  std::string last_at, last_good_at;
+  if (asset.contains("backups") && asset["backups"].is_array())
+    for (const auto& b : asset["backups"]) {
+      const auto at = text_of(b, "timestamp");
+      if (!at || !b.contains("backup")) continue;
+      const auto outcome = backup_outcome(b["backup"]);
+      if (!outcome) continue;
+      json r = {{"sourceKey", serial + "/" + row["key"].get<std::string>() + "/" + *at},
+                {"asset", row["name"]},
+                {"status", *outcome},
+                {"finishedAt", *at}};
+      // Datto's words about a failure: masked and cut before they are stored.
+      if (const auto error = text_of(b["backup"], "errorMessage")) r["error"] = core::secrets::quote(*error, 2048);
+      // Datto writes every timestamp with the offset +00:00, so the text orders as the time does.
+      if (last_at.empty() || *at > last_at) {
+        last_at = *at;
+        row["lastBackupAt"] = *at;
+        row["lastBackupStatus"] = *outcome;
+        row["lastBackupError"] = r.value("error", json(nullptr));
+      }
+      if (*outcome == "succeeded" && (last_good_at.empty() || *at > last_good_at)) {
+        last_good_at = *at;
+        row["lastGoodBackupAt"] = *at;
+      }
+      results.push_back(std::move(r));
+    }
+  return {{"asset", std::move(row)}, {"results", std::move(results)}};
+}
+
+BackupSync::BackupSync(core::db::Pool& db, boost::asio::any_io_executor executor, std::shared_ptr<DattoClient> client)
+    : db_(db), executor_(std::move(executor)), client_(std::move(client)) {}
+
+awaitable<bool> BackupSync::start() {
+  auto lock = co_await core::db::try_advisory_lock(db_, std::string(kSyncLock));
+  if (!lock) co_return false;
+  boost::asio::co_spawn(executor_, run_locked(std::move(*lock)), boost::asio::detached);
+  co_return true;
+}
+
+awaitable<void> BackupSync::run_if_free() {
+  auto lock = co_await core::db::try_advisory_lock(db_, std::string(kSyncLock));
+  if (!lock) co_return;
+  co_await run_locked(std::move(*lock));
+}
+
+awaitable<void> BackupSync::run_locked(core::db::AdvisoryLock lock) {
+  const auto self = shared_from_this();
+  try {
+    co_await recorded_run(db_, "backup", "full",
+                          [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
+  } catch (const std::exception& e) {
+    core::log::warn("backup sync failed", {{"error", e.what()}});
+  }
+  co_await lock.release();
+}
+
+awaitable<json> backup_sync_status(core::db::Pool& db) {
+  const bool running = co_await core::db::advisory_lock_held(db, std::string(kSyncLock));
+  const auto rows = co_await db.query(kBackupStatus);
+  json out = json::parse(rows.front().text(0));
+  out["inProgress"] = running;
+  co_return out;
+}
+
+awaitable<void> BackupSync::full_sync(json& counts) {
+  const std::string started = std::string((co_await db_.query(kBackupNow)).front().text(0));
+  std::vector<std::pair<std::string, std::string>> devices;  // serial, name
+  co_await client_->each_page("/device", [&](json items) -> awaitable<void> {
+    const auto rows = co_await db_.query(kUpsertDevices, items.dump());
+    for (const auto& row : rows) devices.emplace_back(row.text(0), row.text(1));
+  });
+  counts["devices"] = devices.size();
+  // The devices' companies first, so that the backups stored below carry theirs.
+  co_await db_.query(kRematchBackup);
+
+  std::vector<std::int64_t> assets(devices.size()), stored(devices.size());
+  core::async::Semaphore slots(kDevicesAtOnce);
+  std::vector<std::function<awaitable<void>()>> reads;
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    reads.push_back([this, &slots, &device = devices[i], &n = assets[i], &s = stored[i]]() -> awaitable<void> {
+      auto permit = co_await slots.acquire();
+      co_await client_->each_page(
+          "/device/" + core::url_encode(device.first) + "/asset", [&](json items) -> awaitable<void> {
+            json rows = json::array(), results = json::array();
+            for (const auto& item : items) {
+              if (!item.is_object()) continue;
+              json one = backup_asset_row(device.first, item);
+              if (one["asset"]["key"].get<std::string>().empty()) continue;
+              rows.push_back(std::move(one["asset"]));
+              for (auto& r : one["results"]) results.push_back(std::move(r));
+            }
+            co_await db_.query(kUpsertAssets, device.first, rows.dump());
+            const auto inserted = co_await db_.query(kInsertResults, device.first, device.second, results.dump());
+            n += static_cast<std::int64_t>(rows.size());
+            s += inserted.front().get<std::int64_t>(0);
+          });
+    });
+  co_await core::async::join_all(executor_, std::move(reads));
+  std::int64_t all_assets = 0, all_stored = 0;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    all_assets += assets[i];
+    all_stored += stored[i];
+  }
+  counts["assets"] = all_assets;
+  counts["backupsStored"] = all_stored;
+  const auto deleted = co_await db_.query(kSoftDeleteBackup, started);
+  counts["devicesDeleted"] = deleted.front().get<std::int64_t>(0);
+  counts["assetsDeleted"] = deleted.front().get<std::int64_t>(1);
+  counts["unmatched"] = (co_await db_.query(kRematchBackup)).front().get<std::int64_t>(0);
+}
+
+}  // namespace ops_console::backup
