@@ -65,7 +65,13 @@ core::http::Router routes(Fakes& fakes) {
             {"serves",
              {"GET /sentinelone/web/api/v2.1/sites", "GET /sentinelone/web/api/v2.1/agents",
               "GET /sentinelone/web/api/v2.1/agents/count"}},
-            {"control", "/_sandbox/sentinelone"}}}}});
+            {"control", "/_sandbox/sentinelone"}},
+           {{"name", "tacticalrmm"},
+            {"serves",
+             {"GET /tacticalrmm/clients/", "GET /tacticalrmm/clients/sites/", "GET /tacticalrmm/agents/",
+              "GET /tacticalrmm/agents/{agent_id}/", "GET /tacticalrmm/agents/{agent_id}/history/",
+              "GET /tacticalrmm/scripts/", "POST /tacticalrmm/agents/{agent_id}/runscript/"}},
+            {"control", "/_sandbox/tacticalrmm"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
@@ -77,6 +83,7 @@ core::http::Router routes(Fakes& fakes) {
   fakes.mimecast.install(r);
   fakes.duo.install(r);
   fakes.sentinelone.install(r);
+  fakes.tacticalrmm.install(r);
   return r;
 }
 
@@ -117,6 +124,7 @@ Pax8Fake& InProcess::pax8() { return impl_->fakes.pax8; }
 XeroFake& InProcess::xero() { return impl_->fakes.xero; }
 MimecastFake& InProcess::mimecast() { return impl_->fakes.mimecast; }
 DuoFake& InProcess::duo() { return impl_->fakes.duo; }
+TacticalRmmFake& InProcess::tacticalrmm() { return impl_->fakes.tacticalrmm; }
 SentinelOneFake& InProcess::sentinelone() { return impl_->fakes.sentinelone; }
 
 }  // namespace sandbox

@@ -21,6 +21,7 @@
 #include "sandbox/notify_fake.hpp"
 #include "sandbox/pax8_fake.hpp"
 #include "sandbox/sentinelone_fake.hpp"
+#include "sandbox/tacticalrmm_fake.hpp"
 #include "sandbox/xero_fake.hpp"
 
 #include <memory>
@@ -42,6 +43,7 @@ struct Fakes {
   MimecastFake mimecast;
   DuoFake duo;
   SentinelOneFake sentinelone;
+  TacticalRmmFake tacticalrmm;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -64,6 +66,7 @@ class InProcess {
   MimecastFake& mimecast();
   DuoFake& duo();
   SentinelOneFake& sentinelone();
+  TacticalRmmFake& tacticalrmm();  // RMM_BASE_URL = url() + "/tacticalrmm"
 
  private:
   struct Impl;
