@@ -164,7 +164,9 @@ json TacticalRmmFake::seed(const TacticalRmmSeed& options) {
       script(2, "Restart print spooler", "cmd", "Services", 60, "The Print Spooler service was restarted.\n", "", 0),
       script(3, "Check pending reboot", "powershell", "Diagnostics", 30, "Reboot pending: Windows Update\n",
              "WARNING: a reboot is pending\n", 1),
-      script(4, "Collect event log", "powershell", "Diagnostics", 120, std::string(100 * 1024, 'e') + "\n", "", 0)};
+      script(4, "Collect event log", "powershell", "Diagnostics", 120, std::string(100 * 1024, 'e') + "\n", "", 0),
+      script(5, "Get installed software", "powershell", "Community", 60, "7-Zip 23.01\nGoogle Chrome\n", "", 0)};
+  scripts.back().row["script_type"] = "builtin";  // a community script
   std::lock_guard lock(mutex_);
   clients_ = std::move(clients);
   agents_ = std::move(agents);
@@ -361,9 +363,14 @@ void TacticalRmmFake::install(core::http::Router& router) {
                  if (h["agent"] == req.param("agent_id")) out.push_back(h);
                return Response::json(out);
              }));
-  router.get(at + "/scripts/", view([this](const Request&) {
+  router.get(at + "/scripts/", view([this](const Request& req) {
+               // GetAddScripts: community (builtin) scripts unless showCommunityScripts is false; hidden ones only
+               // with showHiddenScripts=true (none is hidden here).
+               const auto community = req.query.get("showCommunityScripts");
+               const bool without_community = community && (community->empty() || *community == "false");
                json out = json::array();
-               for (const auto& s : scripts_) out.push_back(s.row);
+               for (const auto& s : scripts_)
+                 if (!without_community || s.row["script_type"] == "userdefined") out.push_back(s.row);
                return Response::json(out);
              }));
   router.post(at + "/agents/{agent_id}/runscript/", [this](Request& req) { return run_script(req); });

@@ -13,8 +13,9 @@
 //   GET  /tacticalrmm/agents/<agent_id>/             → the agent, 404 {"detail": "Not found."}
 //   GET  /tacticalrmm/agents/<agent_id>/history/     → [history...] (AgentHistoryView: AgentHistorySerializer,
 //                                                      every field of AgentHistory and script_name)
-//   GET  /tacticalrmm/scripts/                       → [script...] (scripts/views.py GetAddScripts:
-//                                                      ScriptTableSerializer)
+//   GET  /tacticalrmm/scripts/                       ?showCommunityScripts → [script...] (scripts/views.py
+//                                                      GetAddScripts: ScriptTableSerializer; community scripts,
+//                                                      script_type "builtin", unless showCommunityScripts=false)
 //   POST /tacticalrmm/agents/<agent_id>/runscript/   {script, output, args, run_as_user, env_vars, timeout}
 //
 // What a client meets, as on Tactical RMM:
@@ -42,7 +43,8 @@
 // Key (TacticalRmmFakeOptions): "sandbox-rmm-key". Seed: `clients` clients, most named exactly after the PSA
 // fake's companies (autotask::company_name), one ("Unmatched Holdings") after none, 1-2 sites each, 2-4 agents a
 // site (one agent in ten offline), agent ids of 40 letters as the agent makes them (rmmagent agent/utils.go
-// GenerateAgentID); four scripts, each with its stdout, stderr and exit code.
+// GenerateAgentID); four user-defined scripts and a community one, each with its stdout, stderr
+// and exit code.
 //
 // Control routes under /_sandbox/tacticalrmm:
 //   POST /_sandbox/tacticalrmm/reset    forget runs, switches and counters; the seed back to its default

@@ -37,12 +37,12 @@
 namespace ops_console::rmm {
 
 struct ExecutorOptions {
-  std::chrono::milliseconds poll{2'000};  // how often the queue and lapsed leases are looked at
-  std::chrono::seconds lease_margin{30};  // beyond the script's timeout + 3 s and the client's timeout
-  int max_attempts = 5;                   // 429s in a row, then failed
-  std::size_t batch = 4;                  // executions run at once by one worker
-  std::size_t connections = 2;            // the worker's own pool
-  std::size_t output_limit = 64 * 1024;   // bytes of output kept (the rest cut, marked)
+  std::chrono::milliseconds poll{2'000};   // how often the queue and lapsed leases are looked at
+  std::chrono::seconds lease_margin{120};  // beyond the script's timeout + 3 s: the client's margins, and more
+  int max_attempts = 5;                    // 429s in a row, then failed
+  std::size_t batch = 4;                   // executions run at once by one worker
+  std::size_t connections = 2;             // the worker's own pool
+  std::size_t output_limit = 64 * 1024;    // bytes of output kept (the rest cut, marked)
 };
 
 class RmmExecutor : public std::enable_shared_from_this<RmmExecutor> {

@@ -119,7 +119,7 @@ awaitable<void> RmmSync::full_sync(json& counts) {
   // Everything is read before anything is written: a failed read leaves the copy as it was.
   const json clients = co_await client_->list("/clients/");
   const json agents = co_await client_->list("/agents/");
-  const json scripts = co_await client_->list("/scripts/?showCommunityScripts=false");
+  const json scripts = co_await client_->list("/scripts/");
   const auto c = co_await db_.query(kUpsertRmmClients, clients.dump());
   counts["clients"] = c.front().get<std::int64_t>(0);
   counts["sites"] = c.front().get<std::int64_t>(1);

@@ -33,9 +33,10 @@ RmmSettings read_rmm_settings(core::config::Reader& env) {
   s.base_url = env.url("RMM_BASE_URL", "", "the remote-management API (Tactical RMM: https://api.<your domain>)");
   s.api_key = env.secret("RMM_API_KEY", "the remote-management API key (header X-API-KEY)");
   s.lease_margin = std::chrono::seconds(env.integer(
-      "RMM_LEASE_MARGIN_SECONDS", 30,
+      "RMM_LEASE_MARGIN_SECONDS", 120,
       "how long past its timeout (and Tactical's 3 s) a running execution stays leased to its worker; a lease that "
-      "runs out means the worker died, and the execution is failed as interrupted, never run again",
+      "runs out means the worker died, and the execution is failed as interrupted, never run again (keep it above "
+      "the client's own margins: 15 s for the answer, 30 s for the history read)",
       {0, 3600}));
   s.output_limit = static_cast<std::size_t>(env.integer(
       "RMM_OUTPUT_LIMIT_BYTES", 65536, "bytes of an execution's output stored (the rest is cut)", {1024, 1048576}));
@@ -88,8 +89,8 @@ awaitable<RunResult> TacticalClient::run_script(std::string agent_id, std::int64
                                                {"Content-Type", "application/json"},
                                                {"Accept", "application/json"}},
                                    .body = body.dump(),
-                                   // Tactical waits timeout + 3 s for the agent; our margin on top of it.
-                                   .timeout = std::chrono::seconds(timeout_seconds + 3) + settings_.timeout,
+                                   // Tactical waits timeout + 3 s for the agent; 15 s more for the answer.
+                                   .timeout = std::chrono::seconds(timeout_seconds + 3 + 15),
                                    .retry_transport_errors = false,
                                    .retry_status = [](int status) { return status == 429; }});
       } catch (const core::http::TransportError& e) {

@@ -33,8 +33,8 @@ struct RmmSettings {
   std::string base_url;  // https://api.<your domain>
   std::string api_key;
   std::chrono::milliseconds timeout{30'000};
-  std::chrono::seconds lease_margin{30};  // an execution's lease beyond its timeout (executions.hpp)
-  std::size_t output_limit = 64 * 1024;   // bytes of an execution's output kept
+  std::chrono::seconds lease_margin{120};  // an execution's lease beyond its timeout (executions.hpp)
+  std::size_t output_limit = 64 * 1024;    // bytes of an execution's output kept
 
   std::vector<std::string> missing() const;
 };

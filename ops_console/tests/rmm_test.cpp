@@ -108,7 +108,7 @@ TEST_F(RmmTest, SyncMatchesClientsToCompaniesAndAdminsMapTheRest) {
   const json state = get_ok("/api/rmm/sync", tech);
   EXPECT_EQ(state["clients"], 4);
   EXPECT_EQ(state["agents"], fakes.tacticalrmm().agents().size());
-  EXPECT_EQ(state["scripts"], 4);
+  EXPECT_EQ(state["scripts"], 5);  // four user-defined, one community
   ASSERT_EQ(state["history"].size(), 1u);
   EXPECT_EQ(state["history"][0]["status"], "succeeded") << state["history"][0];
   EXPECT_EQ(state["history"][0]["entityType"], "rmm");

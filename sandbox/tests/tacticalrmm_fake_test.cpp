@@ -59,7 +59,8 @@ TEST_F(TacticalRmmFakeTest, KeyTrailingSlashesAndLists) {
   const json brief = trmm("GET", "/agents/?detail=false&client=1").json();
   EXPECT_EQ(brief.size(), clients[0]["agent_count"].get<std::size_t>());
   EXPECT_EQ(brief[0].size(), 5u);  // id, hostname, agent_id, client, site
-  EXPECT_EQ(trmm("GET", "/scripts/").json().size(), 4u);
+  EXPECT_EQ(trmm("GET", "/scripts/").json().size(), 5u);
+  EXPECT_EQ(trmm("GET", "/scripts/?showCommunityScripts=false").json().size(), 4u);
   EXPECT_EQ(trmm("GET", "/agents/nosuchagent/").json()["detail"], "Not found.");
 }
 
