@@ -9,6 +9,7 @@
 #include "sandbox/control_body.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <random>
 
 namespace sandbox {
@@ -71,6 +72,10 @@ json TacticalRmmFake::seed(const TacticalRmmSeed& options) {
                 {"agent_count", 0},
                 {"maintenance_mode", false},
                 {"failing_checks", {{"error", false}, {"warning", false}}}};
+    std::string host_prefix;  // "alderwood-pc-3": the client's first letters and digits
+    for (const char ch : name)
+      if (std::isalnum(static_cast<unsigned char>(ch)) && host_prefix.size() < 9)
+        host_prefix += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     const int site_count = between(1, 2);
     int client_agents = 0;
     for (int s = 0; s < site_count; ++s, ++site_id, ++sites) {
@@ -84,8 +89,7 @@ json TacticalRmmFake::seed(const TacticalRmmSeed& options) {
         agents.push_back(
             {json{{"agent_id", agent_id},
                   {"alert_template", nullptr},
-                  {"hostname", core::to_lower(name.substr(0, std::min<std::size_t>(name.size(), 6))) + "-" +
-                                   (plat == "windows" ? "pc" : plat) + "-" + std::to_string(agent_pk)},
+                  {"hostname", host_prefix + "-" + (plat == "windows" ? "pc" : plat) + "-" + std::to_string(agent_pk)},
                   {"site_name", site_name},
                   {"client_name", name},
                   {"monitoring_type", agent_pk % 7 == 0 ? "server" : "workstation"},
