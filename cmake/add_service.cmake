@@ -29,5 +29,6 @@ function(add_service dir binary)
 
   file(GLOB_RECURSE tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp)
   list(REMOVE_ITEM tests ${CMAKE_CURRENT_SOURCE_DIR}/tests/service_test.cpp)
-  core_test(${dir}_tests SOURCES ${tests} LIBS ${dir}_lib ${SVC_TEST_LIBS})
+  # The binary too, for the tests that kill a running service (rmm_test.cpp).
+  core_test(${dir}_tests SOURCES ${tests} LIBS ${dir}_lib ${SVC_TEST_LIBS} DEFINITIONS ${binary_path} DEPENDS ${binary})
 endfunction()

@@ -21,6 +21,7 @@
 #include "ops_console/api/notifications.hpp"
 #include "ops_console/api/phishing.hpp"
 #include "ops_console/api/preferences.hpp"
+#include "ops_console/api/rmm.hpp"
 #include "ops_console/api/sync.hpp"
 #include "ops_console/api/tags.hpp"
 #include "ops_console/api/webhooks.hpp"
@@ -151,6 +152,23 @@ void install_backup(core::app::Context& ctx, std::shared_ptr<identity::Identity>
   install_backup_routes(ctx, id, std::move(registry), std::move(sync), settings);
 }
 
+// The remote-management client, its sync and the execution worker whenever its settings are
+// complete; the routes always (503 naming what is missing otherwise).
+void install_rmm(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                 std::shared_ptr<integrations::Registry> registry, const rmm::RmmSettings& settings,
+                 const integrations::Health& health) {
+  std::shared_ptr<rmm::RmmSync> sync;
+  std::shared_ptr<rmm::RmmExecutor> worker;
+  if (settings.missing().empty()) {
+    auto client = std::make_shared<rmm::TacticalClient>(ctx.executor, settings, health);
+    sync = std::make_shared<rmm::RmmSync>(ctx.db, ctx.executor, client);
+    worker = rmm::RmmExecutor::start(ctx.conninfo, ctx.executor, client, registry,
+                                     {.lease_margin = settings.lease_margin, .output_limit = settings.output_limit});
+    ctx.stop_hooks.push_back([worker] { worker->stop(); });
+  }
+  install_rmm_routes(ctx, id, std::move(registry), std::move(sync), std::move(worker), settings);
+}
+
 // A mail-security client per configured tenant, the Graph client for remediation when GRAPH_* is
 // set; the routes always.
 void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -232,6 +250,7 @@ const core::app::ServiceDefinition& definition() {
         auto endpointsec_settings = endpointsec::read_endpointsec_settings(env);
         auto backup_settings = backup::read_backup_settings(env);
         auto mailsec_settings = mailsec::read_mailsec_settings(env);
+        auto rmm_settings = rmm::read_rmm_settings(env);
         auto graph_settings = core::graph::read_graph_settings(env);
         auto llm_settings = core::llm::read_llm_settings(env);
         auto analyzer_settings = analyzer::read_analyzer_settings(env);
@@ -241,7 +260,7 @@ const core::app::ServiceDefinition& definition() {
         return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
                 distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, backup_settings,
                 mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
-                morning_settings](core::app::Context& ctx) {
+                morning_settings, rmm_settings](core::app::Context& ctx) {
           // A browser's write from another site is refused before routing (the cookie is SameSite
           // already; this is the second lock).
           ctx.pipeline.add(core::http::same_origin_writes());
@@ -276,6 +295,7 @@ const core::app::ServiceDefinition& definition() {
           auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
           install_backup(ctx, id, registry, backup_settings, health);
+          install_rmm(ctx, id, registry, rmm_settings, health);
           install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
           install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
           install_dashboard_routes(ctx, id, registry, clock);

@@ -68,7 +68,13 @@ core::http::Router routes(Fakes& fakes) {
             {"control", "/_sandbox/sentinelone"}},
            {{"name", "datto"},
             {"serves", {"GET /datto/v1/bcdr/device", "GET /datto/v1/bcdr/device/{serialNumber}/asset"}},
-            {"control", "/_sandbox/datto"}}}}});
+            {"control", "/_sandbox/datto"}},
+           {{"name", "tacticalrmm"},
+            {"serves",
+             {"GET /tacticalrmm/clients/", "GET /tacticalrmm/clients/sites/", "GET /tacticalrmm/agents/",
+              "GET /tacticalrmm/agents/{agent_id}/", "GET /tacticalrmm/agents/{agent_id}/history/",
+              "GET /tacticalrmm/scripts/", "POST /tacticalrmm/agents/{agent_id}/runscript/"}},
+            {"control", "/_sandbox/tacticalrmm"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
@@ -81,6 +87,7 @@ core::http::Router routes(Fakes& fakes) {
   fakes.duo.install(r);
   fakes.sentinelone.install(r);
   fakes.datto.install(r);
+  fakes.tacticalrmm.install(r);
   return r;
 }
 
@@ -121,6 +128,7 @@ Pax8Fake& InProcess::pax8() { return impl_->fakes.pax8; }
 XeroFake& InProcess::xero() { return impl_->fakes.xero; }
 MimecastFake& InProcess::mimecast() { return impl_->fakes.mimecast; }
 DuoFake& InProcess::duo() { return impl_->fakes.duo; }
+TacticalRmmFake& InProcess::tacticalrmm() { return impl_->fakes.tacticalrmm; }
 SentinelOneFake& InProcess::sentinelone() { return impl_->fakes.sentinelone; }
 DattoFake& InProcess::datto() { return impl_->fakes.datto; }
 

@@ -23,6 +23,7 @@
 #include "sandbox/notify_fake.hpp"
 #include "sandbox/pax8_fake.hpp"
 #include "sandbox/sentinelone_fake.hpp"
+#include "sandbox/tacticalrmm_fake.hpp"
 #include "sandbox/xero_fake.hpp"
 
 #include <memory>
@@ -45,6 +46,7 @@ struct Fakes {
   DuoFake duo;
   SentinelOneFake sentinelone;
   DattoFake datto;
+  TacticalRmmFake tacticalrmm;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -68,6 +70,7 @@ class InProcess {
   DuoFake& duo();
   SentinelOneFake& sentinelone();
   DattoFake& datto();
+  TacticalRmmFake& tacticalrmm();  // RMM_BASE_URL = url() + "/tacticalrmm"
 
  private:
   struct Impl;

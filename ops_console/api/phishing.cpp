@@ -20,10 +20,10 @@ using identity::Access;
 
 namespace {
 
-constexpr std::int64_t kDefaultPage = 50;
-constexpr std::int64_t kMaxPage = 200;
+constexpr std::int64_t kPhishingDefaultPage = 50;
+constexpr std::int64_t kPhishingMaxPage = 200;
 
-const core::json::StringRule kStatus{.one_of = {"open", "closed"}, .lowercase = true};
+const core::json::StringRule kCampaignStatus{.one_of = {"open", "closed"}, .lowercase = true};
 
 // The answer of an analysis: the campaign renders as phishing_campaign_json() (migration 0019).
 constexpr std::string_view kAnalysis = R"sql(
@@ -98,9 +98,10 @@ void install_phishing_routes(core::app::Context& ctx, std::shared_ptr<identity::
 
   routes.get("/api/phishing/campaigns", Access::permission("phishing", "read"), [&db](Request& req) {
     core::json::QueryReader in(req.query);
-    const auto limit = std::min(in.integer("limit", kDefaultPage, {.min = 0}), kMaxPage);  // clamped, not refused
+    const auto limit =
+        std::min(in.integer("limit", kPhishingDefaultPage, {.min = 0}), kPhishingMaxPage);  // clamped, not refused
     const auto offset = in.integer("offset", 0, {.min = 0, .max = 1'000'000'000});
-    const auto status = in.optional_string("status", kStatus);
+    const auto status = in.optional_string("status", kCampaignStatus);
     in.finish();
     return status ? core::app::json_document(db, kCampaignsWithStatus, limit, offset, *status)
                   : core::app::json_document(db, kCampaigns, limit, offset);
@@ -119,7 +120,7 @@ void install_phishing_routes(core::app::Context& ctx, std::shared_ptr<identity::
     if (!core::is_uuid(campaign)) throw Problem::invalid_field("id", "must be a UUID");
     const auto body = core::json::parse_object(req.body);
     core::json::BodyReader in(body);
-    const std::string status = in.string("status", kStatus);
+    const std::string status = in.string("status", kCampaignStatus);
     in.finish();
     return core::app::json_resource(db, {.missing = Problem::not_found("no phishing campaign " + campaign)}, kSetStatus,
                                     campaign, status);

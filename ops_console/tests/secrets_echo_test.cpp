@@ -302,6 +302,23 @@ TEST_F(SecretsEchoTest, BackupKeys) {
                         {fakes.datto().options().secret_key, "refused-backup-secret-9c1e"});
 }
 
+// Tactical RMM: a refused X-API-KEY is quoted in the 401's detail, a server error quotes it too; through
+// the sync (sync_history), a second instance whose key Tactical refuses, and a script execution whose
+// run-script call fails (its stored error).
+TEST_F(SecretsEchoTest, RemoteManagementKey) {
+  const std::map<std::string, std::string> env = {{"RMM_BASE_URL", fakes.url() + "/tacticalrmm"},
+                                                  {"RMM_API_KEY", fakes.tacticalrmm().options().key}};
+  start_console(env);
+  fakes.tacticalrmm().set_faults({.server_errors = 1000, .status = 500, .echo = kEcho});
+  sync_fails_then_is_refused("/api/rmm/sync", "rmm", env, "RMM_API_KEY", "refused-rmm-key-5c1d");
+  sql("INSERT INTO rmm_executions (device, script, agent_id, script_id) VALUES ('pc', 'x', '" +
+      fakes.tacticalrmm().agents()[0]["agent_id"].get<std::string>() + "', 1)");
+  ASSERT_TRUE(core::testing::eventually([&] { return sql("SELECT status FROM rmm_executions") == "failed"; },
+                                        std::chrono::seconds(20)));
+  expect_nothing_leaked("rmm", fakes.tacticalrmm().echoed(),
+                        {fakes.tacticalrmm().options().key, "refused-rmm-key-5c1d"});
+}
+
 // Mimecast: the token route's refusal quotes the client secret, an API error the bearer token.
 TEST_F(SecretsEchoTest, MailSecurityCredentialsAndToken) {
   const std::map<std::string, std::string> env = {{"MAILSEC_BASE_URL", fakes.url() + "/mimecast"},

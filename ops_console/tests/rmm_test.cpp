@@ -1,0 +1,280 @@
+// Remote management (issue 33, item 2) against the Tactical RMM fake: the sync (clients with their
+// sites, agents, scripts; history; one at a time; switched off and not configured), clients matched to
+// PSA companies by name and by an administrator's mapping, and script executions: the permission pair
+// (rmm, execute), the queue, the worker's outcomes (output, exit code, who asked), what is retried and
+// what is not, the remote-management worker's figures, and that an execution never runs twice: with two
+// instances on one database, and after a kill -9 of the service holding one.
+#include "ops_console/rmm/tactical.hpp"
+#include "ops_console/tests/console_fixture.hpp"
+#include "sandbox/sandbox.hpp"
+
+#include <csignal>
+
+namespace {
+
+using nlohmann::json;
+using ops_console::testing::ConsoleTest;
+using ops_console::testing::kPassword;
+
+struct RmmTest : ConsoleTest {
+  sandbox::InProcess fakes;
+  std::string boss, tech, runner;
+
+  std::map<std::string, std::string> rmm_env() {
+    return {{"RMM_BASE_URL", fakes.url() + "/tacticalrmm"}, {"RMM_API_KEY", fakes.tacticalrmm().options().key}};
+  }
+  void start_rmm(std::map<std::string, std::string> env) {
+    add_user("boss@msp.example", kPassword, true);
+    add_user("tech@msp.example", kPassword);
+    add_user("runner@msp.example", kPassword, false, {{"rmm", "execute"}});
+    start(std::move(env));
+    boss = sign_in("boss@msp.example", kPassword);
+    tech = sign_in("tech@msp.example", kPassword);
+    runner = sign_in("runner@msp.example", kPassword);
+  }
+  json get_ok(const std::string& path, const std::string& token) {
+    const auto res = call("GET", path, nullptr, token);
+    EXPECT_EQ(res.status, 200u) << path << ": " << res.body;
+    return res.json();
+  }
+  void rmm_sync() {
+    const auto res = call("POST", "/api/rmm/sync", nullptr, boss);
+    ASSERT_EQ(res.status, 202u) << res.body;
+    ASSERT_TRUE(core::testing::eventually([&] { return get_ok("/api/rmm/sync", tech)["inProgress"] == false; },
+                                          std::chrono::seconds(30)));
+  }
+  std::string online_agent(int skip = 0) {
+    for (const auto& a : fakes.tacticalrmm().agents())
+      if (a["status"] == "online" && skip-- == 0) return a["agent_id"];
+    return "";
+  }
+  json finished(std::int64_t id) {
+    json e;
+    EXPECT_TRUE(core::testing::eventually(
+        [&] {
+          e = get_ok("/api/rmm/executions/" + std::to_string(id), tech);
+          return e["status"] == "succeeded" || e["status"] == "failed";
+        },
+        std::chrono::seconds(20)))
+        << e;
+    return e;
+  }
+};
+
+}  // namespace
+
+// Both settings or neither: one alone refuses start, naming what is missing.
+TEST(RmmSettingsTest, OneOfTheTwoAloneRefusesStart) {
+  core::config::Reader half(core::config::Environment{{"RMM_BASE_URL", "https://api.rmm.example"}});
+  ops_console::rmm::read_rmm_settings(half);
+  try {
+    half.finish();
+    ADD_FAILURE() << "a base URL without a key was accepted";
+  } catch (const core::config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("RMM_API_KEY: is required with RMM_BASE_URL"), std::string::npos) << e.what();
+  }
+  core::config::Reader none(core::config::Environment{});
+  EXPECT_EQ(ops_console::rmm::read_rmm_settings(none).missing().size(), 2u);
+  none.finish();
+}
+
+TEST_F(RmmTest, SwitchedOffFirstThenNotConfigured) {
+  start_rmm({});
+  ASSERT_EQ(call("PATCH", "/api/admin/integrations", {{"key", "rmm"}, {"disabled", true}}, boss).status, 200u);
+  EXPECT_EQ(call("POST", "/api/rmm/sync", nullptr, boss).status, 403u);
+  EXPECT_EQ(call("POST", "/api/rmm/executions", {{"agentId", "x"}, {"scriptId", 1}}, runner).status, 403u);
+  ASSERT_EQ(call("PATCH", "/api/admin/integrations", {{"key", "rmm"}, {"disabled", false}}, boss).status, 200u);
+  auto res = call("POST", "/api/rmm/sync", nullptr, boss);
+  EXPECT_EQ(res.status, 503u);
+  EXPECT_NE(res.body.find("RMM_BASE_URL"), std::string::npos) << res.body;
+  EXPECT_NE(res.body.find("RMM_API_KEY"), std::string::npos) << res.body;
+  EXPECT_EQ(call("POST", "/api/rmm/executions", {{"agentId", "x"}, {"scriptId", 1}}, runner).status, 503u);
+}
+
+TEST_F(RmmTest, SyncMatchesClientsToCompaniesAndAdminsMapTheRest) {
+  fakes.tacticalrmm().seed({.seed = 5, .clients = 4});
+  start_rmm(rmm_env());
+  for (const auto& c : fakes.tacticalrmm().clients())
+    if (c["name"] != "Unmatched Holdings")
+      sql("INSERT INTO companies (id, company_name) VALUES (" + c["id"].dump() + "00, '" +
+          c["name"].get<std::string>() + "')");
+  EXPECT_EQ(call("POST", "/api/rmm/sync", nullptr, tech).status, 403u);  // admins only
+  fakes.tacticalrmm().set_faults({.latency = std::chrono::milliseconds(300)});
+  ASSERT_EQ(call("POST", "/api/rmm/sync", nullptr, boss).status, 202u);
+  EXPECT_EQ(call("POST", "/api/rmm/sync", nullptr, boss).status, 409u);  // one run at a time
+  fakes.tacticalrmm().set_faults({});
+  ASSERT_TRUE(core::testing::eventually([&] { return get_ok("/api/rmm/sync", tech)["inProgress"] == false; },
+                                        std::chrono::seconds(30)));
+  const json state = get_ok("/api/rmm/sync", tech);
+  EXPECT_EQ(state["clients"], 4);
+  EXPECT_EQ(state["agents"], fakes.tacticalrmm().agents().size());
+  EXPECT_EQ(state["scripts"], 5);  // four user-defined, one community
+  ASSERT_EQ(state["history"].size(), 1u);
+  EXPECT_EQ(state["history"][0]["status"], "succeeded") << state["history"][0];
+  EXPECT_EQ(state["history"][0]["entityType"], "rmm");
+
+  const json clients = get_ok("/api/rmm/clients", tech);
+  ASSERT_EQ(clients.size(), 4u);
+  for (const auto& c : clients) {
+    EXPECT_FALSE(c["sites"].empty());
+    if (c["name"] == "Unmatched Holdings") {
+      EXPECT_TRUE(c["companyId"].is_null());
+    } else {
+      EXPECT_EQ(c["companyId"], c["id"].get<int>() * 100) << c;
+      EXPECT_EQ(c["matchedBy"], "name");
+    }
+  }
+  json unmatched = get_ok("/api/rmm/clients/unmatched", tech);
+  ASSERT_EQ(unmatched.size(), 1u);
+  const auto client = unmatched[0]["id"];
+  EXPECT_EQ(call("POST", "/api/rmm/company-mappings", {{"clientId", client}, {"companyId", 100}}, tech).status, 403u);
+  auto res = call("POST", "/api/rmm/company-mappings", {{"clientId", 999}, {"companyId", 100}}, boss);
+  EXPECT_EQ(res.status, 400u);
+  EXPECT_NE(res.body.find("clientId"), std::string::npos);
+  ASSERT_EQ(call("POST", "/api/rmm/company-mappings", {{"clientId", client}, {"companyId", 100}}, boss).status, 200u);
+  EXPECT_TRUE(get_ok("/api/rmm/clients/unmatched", tech).empty());
+  EXPECT_EQ(sql("SELECT rmm_client_json(c)->>'matchedBy' FROM rmm_clients c WHERE id = " + client.dump()), "mapping");
+  EXPECT_EQ(call("DELETE", "/api/rmm/company-mappings?clientId=" + client.dump(), nullptr, boss).status, 204u);
+  EXPECT_EQ(call("DELETE", "/api/rmm/company-mappings?clientId=" + client.dump(), nullptr, boss).status, 404u);
+  EXPECT_TRUE(health_shows("rmm", "failures = 0 AND calls >= 3"));
+}
+
+TEST_F(RmmTest, AnExecutionRunsOnceWithItsOutputExitCodeAndWhoAsked) {
+  start_rmm(rmm_env());
+  rmm_sync();
+  const std::string agent = online_agent();
+  const json body{{"agentId", agent}, {"scriptId", 1}, {"args", {"-Days", "7"}}};
+  EXPECT_EQ(call("POST", "/api/rmm/executions", body, tech).status, 403u);  // needs (rmm, execute)
+  auto res = call("POST", "/api/rmm/executions", {{"agentId", "nosuch"}, {"scriptId", 1}}, runner);
+  EXPECT_EQ(res.status, 400u);
+  EXPECT_NE(res.body.find("agentId"), std::string::npos);
+  EXPECT_EQ(call("POST", "/api/rmm/executions", {{"agentId", agent}, {"scriptId", 99}}, runner).status, 400u);
+
+  res = call("POST", "/api/rmm/executions", body, runner);
+  ASSERT_EQ(res.status, 202u) << res.body;
+  EXPECT_EQ(res.json()["status"], "queued");
+  json e = finished(res.json()["id"].get<std::int64_t>());
+  EXPECT_EQ(e["status"], "succeeded") << e;
+  EXPECT_EQ(e["exitCode"], 0);
+  EXPECT_EQ(e["output"], "Removed 412 files (1.2 GB)\n");
+  EXPECT_EQ(e["requestedBy"]["email"], "runner@msp.example");
+  EXPECT_EQ(e["script"], "Clear temporary files");
+  EXPECT_EQ(e["attempts"], 1);
+  const json runs = fakes.tacticalrmm().runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["agent_id"], agent);
+  EXPECT_EQ(runs[0]["args"], json({"-Days", "7"}));
+
+  // A non-zero exit: failed, with its output and code. Output past the limit is cut.
+  e = finished(call("POST", "/api/rmm/executions", {{"agentId", agent}, {"scriptId", 3}}, runner).json()["id"]);
+  EXPECT_EQ(e["status"], "failed");
+  EXPECT_EQ(e["exitCode"], 1);
+  EXPECT_NE(e["output"].get<std::string>().find("WARNING: a reboot is pending"), std::string::npos);
+  e = finished(call("POST", "/api/rmm/executions", {{"agentId", agent}, {"scriptId", 4}}, runner).json()["id"]);
+  EXPECT_EQ(e["status"], "succeeded");
+  EXPECT_LE(e["output"].get<std::string>().size(), 65536u + 64);
+
+  const json listed = get_ok("/api/rmm/executions", tech);
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_EQ(listed[0]["scriptId"], 4);  // newest first
+
+  // The remote-management worker reports them: two succeeded, one failed this hour, none in flight.
+  const json workers = get_ok("/api/status/workers", tech)["workers"];
+  const json* rmm = nullptr;
+  for (const auto& w : workers)
+    if (w["name"] == "remote-management") rmm = &w;
+  ASSERT_NE(rmm, nullptr);
+  EXPECT_EQ((*rmm)["configured"], true);
+  EXPECT_EQ((*rmm)["inFlight"], 0);
+  EXPECT_EQ((*rmm)["failuresLastHour"], 1);
+  EXPECT_EQ((*rmm)["activity24h"].back()["success"], 2);
+  EXPECT_EQ((*rmm)["activity24h"].back()["failure"], 1);
+}
+
+TEST_F(RmmTest, OnlyAThrottledRunIsRetried) {
+  start_rmm(rmm_env());
+  rmm_sync();
+  const std::string agent = online_agent();
+  // 429: Tactical throttled before its view, the agent was not asked: run again, once.
+  // Five 429s: the client's own four retries, then the queue's (after Retry-After, at least 1 s).
+  fakes.tacticalrmm().set_faults({.throttle = 5, .retry_after = 0});
+  json e = finished(call("POST", "/api/rmm/executions", {{"agentId", agent}, {"scriptId", 2}}, runner).json()["id"]);
+  EXPECT_EQ(e["status"], "succeeded") << e;
+  EXPECT_EQ(e["attempts"], 2);
+  EXPECT_EQ(fakes.tacticalrmm().runs().size(), 1u);
+  // A server error may have come after the agent was asked: failed, not sent again.
+  fakes.tacticalrmm().set_faults({.server_errors = 1, .status = 502});
+  e = finished(call("POST", "/api/rmm/executions", {{"agentId", agent}, {"scriptId", 2}}, runner).json()["id"]);
+  EXPECT_EQ(e["status"], "failed");
+  EXPECT_EQ(e["attempts"], 1);
+  EXPECT_NE(e["error"].get<std::string>().find("HTTP 502"), std::string::npos) << e;
+  // An agent that did not answer: failed with Tactical's word for it.
+  std::string offline;
+  for (const auto& a : fakes.tacticalrmm().agents())
+    if (a["status"] == "offline") offline = a["agent_id"];
+  ASSERT_FALSE(offline.empty());
+  e = finished(call("POST", "/api/rmm/executions", {{"agentId", offline}, {"scriptId", 2}}, runner).json()["id"]);
+  EXPECT_EQ(e["status"], "failed");
+  EXPECT_EQ(e["output"], "timeout");
+}
+
+TEST_F(RmmTest, TwoInstancesRunEachExecutionOnce) {
+  start_rmm(rmm_env());
+  rmm_sync();
+  fakes.tacticalrmm().set_faults({.run = std::chrono::milliseconds(50)});
+  // Queued while no worker looks, then two instances start on the database at once.
+  svc.reset();
+  const std::string a0 = online_agent(0), a1 = online_agent(1);
+  for (int i = 0; i < 16; ++i)
+    sql("INSERT INTO rmm_executions (device, script, agent_id, script_id, timeout_seconds) VALUES ('pc', 'x', '" +
+        (i % 2 ? a0 : a1) + "', " + std::to_string(i % 2 + 1) + ", 30)");
+  auto env = rmm_env();
+  env["LOGIN_DELAY_MS"] = "1";
+  core::testing::RunningService first(ops_console::definition(), database.url(),
+                                      core::config::Environment(env.begin(), env.end()));
+  core::testing::RunningService second(ops_console::definition(), database.url(),
+                                       core::config::Environment(env.begin(), env.end()));
+  ASSERT_TRUE(core::testing::eventually(
+      [&] { return sql("SELECT count(*) FROM rmm_executions WHERE status = 'succeeded'") == "16"; },
+      std::chrono::seconds(30)))
+      << sql("SELECT string_agg(status || ' ' || coalesce(error, ''), '; ') FROM rmm_executions");
+  EXPECT_EQ(fakes.tacticalrmm().runs().size(), 16u);
+  EXPECT_EQ(sql("SELECT max(attempts) FROM rmm_executions"), "1");
+}
+
+TEST_F(RmmTest, AnExecutionHeldByAKilledServiceIsNeverRunAgain) {
+  start_rmm(rmm_env());
+  rmm_sync();
+  svc.reset();
+  const std::string agent = online_agent();
+  // The script takes a while: the child service is in the middle of the run-script call when killed.
+  fakes.tacticalrmm().set_faults({.run = std::chrono::seconds(4)});
+  sql("INSERT INTO rmm_executions (device, script, agent_id, script_id, timeout_seconds) VALUES ('pc', 'x', '" + agent +
+      "', 1, 1)");
+  auto env = rmm_env();
+  env["DATABASE_URL"] = database.url();
+  env["PORT"] = "0";
+  env["DB_STARTUP_WAIT_SECONDS"] = "0";
+  env["RMM_LEASE_MARGIN_SECONDS"] = "0";  // the lease ends 4 s after the claim (1 s timeout, Tactical's 3 s)
+  {
+    core::testing::Process child(OPS_CONSOLE_BINARY, {}, env);
+    ASSERT_TRUE(core::testing::eventually([&] { return fakes.tacticalrmm().stats()["in_flight_runs"] == 1; },
+                                          std::chrono::seconds(20)))
+        << child.stderr_text();
+    EXPECT_EQ(sql("SELECT status FROM rmm_executions"), "running");
+    child.signal(SIGKILL);
+    EXPECT_TRUE(child.wait_exit().has_value());
+  }
+  fakes.tacticalrmm().set_faults({});
+  // Another instance finds the lapsed lease: failed as interrupted, not sent again.
+  auto again = rmm_env();
+  again["RMM_LEASE_MARGIN_SECONDS"] = "0";
+  start(again);
+  ASSERT_TRUE(core::testing::eventually([&] { return sql("SELECT status FROM rmm_executions") == "failed"; },
+                                        std::chrono::seconds(20)));
+  EXPECT_EQ(sql("SELECT interrupted FROM rmm_executions"), "t");
+  EXPECT_NE(sql("SELECT error FROM rmm_executions").find("may or may not have run"), std::string::npos);
+  EXPECT_EQ(fakes.tacticalrmm().runs().size(), 1u);
+  const json e = get_ok("/api/rmm/executions", sign_in("tech@msp.example", kPassword))[0];
+  EXPECT_EQ(e["interrupted"], true);
+}
