@@ -36,6 +36,7 @@ struct Settings {
   bool seed_mimecast = false;
   bool seed_duo = false;
   bool seed_sentinelone = false;
+  bool seed_cloudflare = false;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -74,6 +75,8 @@ Settings read_settings(core::config::Reader& env) {
   s.seed_duo = env.boolean("SANDBOX_DUO_SEED", false, "seed the Duo fake at start (a parent and two child accounts)");
   s.seed_sentinelone =
       env.boolean("SANDBOX_SENTINELONE_SEED", false, "seed the SentinelOne fake at start (sites and agents)");
+  s.seed_cloudflare = env.boolean("SANDBOX_CLOUDFLARE_SEED", false,
+                                  "seed the Cloudflare Access fake at start (applications and their policies)");
   return s;
 }
 
@@ -100,7 +103,9 @@ void print_help() {
          "    GET /mimecast/siem/v1/events/cg; control /_sandbox/mimecast/... (client sandbox-mailsec)\n"
          "  Duo: POST /duo/accounts/v1/account/list, GET /duo/admin/v1/users (signed); control /_sandbox/duo/...\n"
          "  SentinelOne: GET /sentinelone/web/api/v2.1/{sites,agents,agents/count}; control "
-         "/_sandbox/sentinelone/...\n\n"
+         "/_sandbox/sentinelone/...\n"
+         "  Cloudflare Access: GET /cloudflare/client/v4/accounts/{account}/access/apps[/{app}/policies]; control "
+         "/_sandbox/cloudflare/...\n\n"
          "Environment:\n"
       << core::config::format_help(reader.described());
 }
@@ -135,6 +140,7 @@ int main(int argc, char** argv) {
     if (settings.seed_mimecast) fakes.mimecast.seed({});
     if (settings.seed_duo) fakes.duo.seed({});
     if (settings.seed_sentinelone) fakes.sentinelone.seed({});
+    if (settings.seed_cloudflare) fakes.cloudflare.seed({});
     const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},

@@ -65,7 +65,12 @@ core::http::Router routes(Fakes& fakes) {
             {"serves",
              {"GET /sentinelone/web/api/v2.1/sites", "GET /sentinelone/web/api/v2.1/agents",
               "GET /sentinelone/web/api/v2.1/agents/count"}},
-            {"control", "/_sandbox/sentinelone"}}}}});
+            {"control", "/_sandbox/sentinelone"}},
+           {{"name", "cloudflare-access"},
+            {"serves",
+             {"GET /cloudflare/client/v4/accounts/{account_id}/access/apps",
+              "GET /cloudflare/client/v4/accounts/{account_id}/access/apps/{app_id}/policies"}},
+            {"control", "/_sandbox/cloudflare"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
@@ -77,6 +82,7 @@ core::http::Router routes(Fakes& fakes) {
   fakes.mimecast.install(r);
   fakes.duo.install(r);
   fakes.sentinelone.install(r);
+  fakes.cloudflare.install(r);
   return r;
 }
 
@@ -118,5 +124,6 @@ XeroFake& InProcess::xero() { return impl_->fakes.xero; }
 MimecastFake& InProcess::mimecast() { return impl_->fakes.mimecast; }
 DuoFake& InProcess::duo() { return impl_->fakes.duo; }
 SentinelOneFake& InProcess::sentinelone() { return impl_->fakes.sentinelone; }
+CloudflareAccessFake& InProcess::cloudflare() { return impl_->fakes.cloudflare; }
 
 }  // namespace sandbox

@@ -11,8 +11,10 @@
 //   env["DISTRIBUTOR_BASE_URL"] = fakes.url() + "/pax8";
 //   fakes.xero().seed({});                          // ACCOUNTING_*_URL: <url>/xero/... (xero_fake.hpp)
 //   fakes.mimecast(), fakes.duo(), fakes.sentinelone(): MAILSEC_, MFA_, ENDPOINTSEC_BASE_URL (their headers)
+//   fakes.cloudflare(): ACCESS_GATEWAY_BASE_URL = <url>/cloudflare/client/v4 (cloudflare_access_fake.hpp)
 #include "core/http/router.hpp"
 #include "sandbox/autotask_fake.hpp"
+#include "sandbox/cloudflare_access_fake.hpp"
 #include "sandbox/duo_fake.hpp"
 #include "sandbox/gitforge_fake.hpp"
 #include "sandbox/graph_fake.hpp"
@@ -42,6 +44,7 @@ struct Fakes {
   MimecastFake mimecast;
   DuoFake duo;
   SentinelOneFake sentinelone;
+  CloudflareAccessFake cloudflare;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -64,6 +67,7 @@ class InProcess {
   MimecastFake& mimecast();
   DuoFake& duo();
   SentinelOneFake& sentinelone();
+  CloudflareAccessFake& cloudflare();
 
  private:
   struct Impl;
