@@ -1,6 +1,7 @@
 #include "ops_console/service.hpp"
 
 #include "ops_console/analyzer/jobs.hpp"
+#include "ops_console/api/access_gateway.hpp"
 #include "ops_console/api/accounting.hpp"
 #include "ops_console/api/admin.hpp"
 #include "ops_console/api/analyzer.hpp"
@@ -14,6 +15,7 @@
 #include "ops_console/api/event_keys.hpp"
 #include "ops_console/api/gitforge.hpp"
 #include "ops_console/api/integrations.hpp"
+#include "ops_console/api/log_evidence.hpp"
 #include "ops_console/api/mailsec.hpp"
 #include "ops_console/api/mfa.hpp"
 #include "ops_console/api/mobile.hpp"
@@ -169,6 +171,17 @@ void install_rmm(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
   install_rmm_routes(ctx, id, std::move(registry), std::move(sync), std::move(worker), settings);
 }
 
+// The access gateway's sync when configured; its routes (the configuration-only health row among them) always.
+void install_access_gateway(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                            std::shared_ptr<integrations::Registry> registry,
+                            const access_gateway::AccessGatewaySettings& settings, const integrations::Health& health) {
+  std::shared_ptr<access_gateway::AccessGatewaySync> sync;
+  if (settings.missing().empty())
+    sync = std::make_shared<access_gateway::AccessGatewaySync>(
+        ctx.db, ctx.executor, std::make_shared<access_gateway::CloudflareAccessClient>(ctx.executor, settings, health));
+  install_access_gateway_routes(ctx, id, std::move(registry), std::move(sync), settings);
+}
+
 // A mail-security client per configured tenant, the Graph client for remediation when GRAPH_* is
 // set; the routes always.
 void install_mailsec(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -257,10 +270,12 @@ const core::app::ServiceDefinition& definition() {
         auto clock = dashboard::read_clock(env);
         auto morning_settings = morning::read_morning_settings(env);
         auto engagement_settings = engagement::read_engagement_settings(env);
+        auto log_evidence_settings = read_log_evidence_settings(env);
+        auto access_gateway_settings = access_gateway::read_access_gateway_settings(env);
         return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
                 distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, backup_settings,
                 mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
-                morning_settings, rmm_settings](core::app::Context& ctx) {
+                morning_settings, rmm_settings, log_evidence_settings, access_gateway_settings](core::app::Context& ctx) {
           // A browser's write from another site is refused before routing (the cookie is SameSite
           // already; this is the second lock).
           ctx.pipeline.add(core::http::same_origin_writes());
@@ -283,6 +298,7 @@ const core::app::ServiceDefinition& definition() {
           ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
           install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
           install_agent_instance_routes(ctx, id, notify_settings);
+          install_log_evidence_routes(ctx, id, log_evidence_settings);
           install_distributor(ctx, id, registry, distributor_settings, health);
           install_accounting(ctx, id, registry, accounting_settings, health);
           // One Graph client for every area that reaches Microsoft 365 (mail-security remediation, the
@@ -296,6 +312,7 @@ const core::app::ServiceDefinition& definition() {
           install_endpointsec(ctx, id, registry, endpointsec_settings, health);
           install_backup(ctx, id, registry, backup_settings, health);
           install_rmm(ctx, id, registry, rmm_settings, health);
+          install_access_gateway(ctx, id, registry, access_gateway_settings, health);
           install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
           install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
           install_dashboard_routes(ctx, id, registry, clock);

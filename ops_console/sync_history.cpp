@@ -1,6 +1,11 @@
 #include "ops_console/sync_history.hpp"
 
+#include "core/db/advisory_lock.hpp"
+#include "core/log/log.hpp"
 #include "core/util/secrets.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 
 #include <exception>
 
@@ -62,6 +67,41 @@ boost::asio::awaitable<void> analyze_after_bulk_write(core::db::Pool& db, std::s
   if (rows < kAnalyzeAfter) co_return;
   auto lease = co_await db.acquire();
   co_await lease.execute_simple("ANALYZE " + std::string(table));
+}
+
+namespace {
+
+// The run of start_locked_run(), holding its lock; `job` (and what it keeps) lives in this frame.
+boost::asio::awaitable<void> run_holding(core::db::Pool& db, core::db::AdvisoryLock lock, std::string entity_type,
+                                         std::string kind, SyncJob job) {
+  try {
+    co_await recorded_run(db, entity_type, std::move(kind), std::move(job));
+  } catch (const std::exception& e) {
+    core::log::warn("a sync failed", {{"entityType", entity_type}, {"error", e.what()}});
+  }
+  co_await lock.release();
+}
+
+}  // namespace
+
+boost::asio::awaitable<bool> start_locked_run(core::db::Pool& db, boost::asio::any_io_executor executor,
+                                              std::string lock, std::string entity_type, std::string kind,
+                                              SyncJob job) {
+  auto held = co_await core::db::try_advisory_lock(db, lock);
+  if (!held) co_return false;
+  boost::asio::co_spawn(executor,
+                        run_holding(db, std::move(*held), std::move(entity_type), std::move(kind), std::move(job)),
+                        boost::asio::detached);
+  co_return true;
+}
+
+boost::asio::awaitable<nlohmann::json> locked_sync_status(core::db::Pool& db, std::string lock,
+                                                          std::string_view rendered) {
+  const bool running = co_await core::db::advisory_lock_held(db, std::move(lock));
+  const auto rows = co_await db.query(rendered);
+  auto out = nlohmann::json::parse(rows.front().text(0));
+  out["inProgress"] = running;
+  co_return out;
 }
 
 }  // namespace ops_console

@@ -10,6 +10,7 @@
 // failed with the job's error and the counts so far; the job's exception is then rethrown.
 #include "core/db/pool.hpp"
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,19 @@ namespace ops_console {
 using SyncJob = std::function<boost::asio::awaitable<void>(nlohmann::json& counts)>;
 
 boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job);
+
+// A full sync that runs once across instances, in the background: when the advisory lock `lock` is
+// free, takes it, answers true and runs `job` as a recorded_run (above; a failure is logged), then
+// releases it; false, and nothing started, while another run holds it. What `job` captures lives
+// until the run ends (the endpoint-security and access-gateway syncs keep themselves so).
+//
+//   if (!co_await start_locked_run(db, executor, kLock, "endpointsec", "full", job)) throw Problem::conflict(...);
+//   json state = co_await locked_sync_status(db, kLock, kStatusSql);   // kStatusSql's object + inProgress
+boost::asio::awaitable<bool> start_locked_run(core::db::Pool& db, boost::asio::any_io_executor executor,
+                                              std::string lock, std::string entity_type, std::string kind, SyncJob job);
+// The object `rendered` (SQL answering one JSON object) with inProgress: whether `lock` is held on any instance.
+boost::asio::awaitable<nlohmann::json> locked_sync_status(core::db::Pool& db, std::string lock,
+                                                          std::string_view rendered);
 
 // Where an incremental sync of `entity_type` resumes (sync_watermarks, migration 0009): the mark
 // less five minutes of overlap (clocks, transactions that commit late), UTC,

@@ -37,6 +37,7 @@ struct Settings {
   bool seed_duo = false;
   bool seed_sentinelone = false;
   bool seed_datto = false;
+  bool seed_cloudflare = false;
 };
 
 Settings read_settings(core::config::Reader& env) {
@@ -77,6 +78,8 @@ Settings read_settings(core::config::Reader& env) {
       env.boolean("SANDBOX_SENTINELONE_SEED", false, "seed the SentinelOne fake at start (sites and agents)");
   s.seed_datto = env.boolean("SANDBOX_DATTO_SEED", false,
                              "seed the Datto BCDR fake at start (devices, protected agents and shares, backups)");
+  s.seed_cloudflare = env.boolean("SANDBOX_CLOUDFLARE_SEED", false,
+                                  "seed the Cloudflare Access fake at start (applications and their policies)");
   return s;
 }
 
@@ -106,6 +109,8 @@ void print_help() {
          "/_sandbox/sentinelone/...\n"
          "  Datto BCDR: GET /datto/v1/bcdr/device, /datto/v1/bcdr/device/{serialNumber}/asset; control "
          "/_sandbox/datto/...\n\n"
+         "  Cloudflare Access: GET /cloudflare/client/v4/accounts/{account}/access/apps[/{app}/policies]; control "
+         "/_sandbox/cloudflare/...\n\n"
          "Environment:\n"
       << core::config::format_help(reader.described());
 }
@@ -141,6 +146,7 @@ int main(int argc, char** argv) {
     if (settings.seed_duo) fakes.duo.seed({});
     if (settings.seed_sentinelone) fakes.sentinelone.seed({});
     if (settings.seed_datto) fakes.datto.seed({});
+    if (settings.seed_cloudflare) fakes.cloudflare.seed({});
     const auto router = sandbox::routes(fakes);
     core::http::Server server(io.get_executor(), settings.server,
                               {core::http::request_id(), core::http::access_log(), core::http::problems()},

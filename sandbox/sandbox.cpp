@@ -74,7 +74,12 @@ core::http::Router routes(Fakes& fakes) {
              {"GET /tacticalrmm/clients/", "GET /tacticalrmm/clients/sites/", "GET /tacticalrmm/agents/",
               "GET /tacticalrmm/agents/{agent_id}/", "GET /tacticalrmm/agents/{agent_id}/history/",
               "GET /tacticalrmm/scripts/", "POST /tacticalrmm/agents/{agent_id}/runscript/"}},
-            {"control", "/_sandbox/tacticalrmm"}}}}});
+            {"control", "/_sandbox/tacticalrmm"}},
+           {{"name", "cloudflare-access"},
+            {"serves",
+             {"GET /cloudflare/client/v4/accounts/{account_id}/access/apps",
+              "GET /cloudflare/client/v4/accounts/{account_id}/access/apps/{app_id}/policies"}},
+            {"control", "/_sandbox/cloudflare"}}}}});
   });
   fakes.graph.install(r);
   fakes.model.install(r);
@@ -88,6 +93,7 @@ core::http::Router routes(Fakes& fakes) {
   fakes.sentinelone.install(r);
   fakes.datto.install(r);
   fakes.tacticalrmm.install(r);
+  fakes.cloudflare.install(r);
   return r;
 }
 
@@ -131,5 +137,6 @@ DuoFake& InProcess::duo() { return impl_->fakes.duo; }
 TacticalRmmFake& InProcess::tacticalrmm() { return impl_->fakes.tacticalrmm; }
 SentinelOneFake& InProcess::sentinelone() { return impl_->fakes.sentinelone; }
 DattoFake& InProcess::datto() { return impl_->fakes.datto; }
+CloudflareAccessFake& InProcess::cloudflare() { return impl_->fakes.cloudflare; }
 
 }  // namespace sandbox

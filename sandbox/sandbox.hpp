@@ -12,8 +12,10 @@
 //   fakes.xero().seed({});                          // ACCOUNTING_*_URL: <url>/xero/... (xero_fake.hpp)
 //   fakes.mimecast(), fakes.duo(), fakes.sentinelone(): MAILSEC_, MFA_, ENDPOINTSEC_BASE_URL (their headers)
 //   fakes.datto().seed({});                         // BACKUP_BASE_URL: <url>/datto/v1/bcdr
+//   fakes.cloudflare(): ACCESS_GATEWAY_BASE_URL = <url>/cloudflare/client/v4 (cloudflare_access_fake.hpp)
 #include "core/http/router.hpp"
 #include "sandbox/autotask_fake.hpp"
+#include "sandbox/cloudflare_access_fake.hpp"
 #include "sandbox/datto_fake.hpp"
 #include "sandbox/duo_fake.hpp"
 #include "sandbox/gitforge_fake.hpp"
@@ -47,6 +49,7 @@ struct Fakes {
   SentinelOneFake sentinelone;
   DattoFake datto;
   TacticalRmmFake tacticalrmm;
+  CloudflareAccessFake cloudflare;
 };
 
 // /healthz, /readyz, /_sandbox (the index of fakes) and every fake's routes.
@@ -71,6 +74,7 @@ class InProcess {
   SentinelOneFake& sentinelone();
   DattoFake& datto();
   TacticalRmmFake& tacticalrmm();  // RMM_BASE_URL = url() + "/tacticalrmm"
+  CloudflareAccessFake& cloudflare();
 
  private:
   struct Impl;

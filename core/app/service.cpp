@@ -115,7 +115,9 @@ std::uint16_t Service::start() {
   if (common_.migrate_on_start) apply_with_retry(def_, common_);
   install();
 
-  server_ = std::make_unique<http::Server>(io_.get_executor(), common_.server, pipeline_,
+  auto server_options = common_.server;
+  server_options.body_gates = &router_;  // routes that admit their body themselves (Router::gate_body)
+  server_ = std::make_unique<http::Server>(io_.get_executor(), server_options, pipeline_,
                                            [this](http::Request& req) { return router_(req); });
   const auto port = server_->start();
   work_ = std::make_unique<decltype(work_)::element_type>(io_.get_executor());

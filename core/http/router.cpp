@@ -3,6 +3,7 @@
 #include "core/http/problem.hpp"
 #include "core/util/strings.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -106,6 +107,21 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
 void Router::declare_access(const std::function<std::string(std::string_view path)>& rule) {
   for (auto& r : routes_)
     if (r.access.empty()) r.access = rule(r.path);
+}
+
+void Router::gate_body(Verb method, std::string path, BodyGate gate) {
+  gates_[{method, std::move(path)}] = std::move(gate);
+}
+
+const Router::BodyGate* Router::body_gate(const Request& req) const {
+  const auto it = gates_.find({req.method, req.path});
+  return it == gates_.end() ? nullptr : &it->second;
+}
+
+std::size_t Router::largest_gated_body() const {
+  std::size_t largest = 0;
+  for (const auto& [_, gate] : gates_) largest = std::max(largest, gate.limit);
+  return largest;
 }
 
 const Handler& Router::resolve(Request& req) const {

@@ -11,9 +11,13 @@
 // GET route without body.
 #include "core/http/message.hpp"
 
+#include <boost/asio/awaitable.hpp>
+
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace core::http {
@@ -47,6 +51,22 @@ class Router {
   void patch(std::string_view t, Handler h) { add(Verb::patch, t, std::move(h)); }
   void del(std::string_view t, Handler h) { add(Verb::delete_, t, std::move(h)); }
 
+  // A route that admits its body itself (the log-evidence upload): the server runs `admit` once the
+  // header is read and before the body is, so a refused caller's body is never read (the
+  // connection is closed after the answer), and reads the body with `limit` instead of the
+  // server's body_limit (a larger Content-Length: 413 at once; a chunked body: 413 on the byte
+  // past it). `admit` throws Problem to refuse; what it learns it keeps in the request
+  // (Request::set), where the route's handler finds it. Only literal paths are gated.
+  struct BodyGate {
+    std::size_t limit = 0;
+    std::function<boost::asio::awaitable<void>(Request&)> admit;
+  };
+  void gate_body(Verb method, std::string path, BodyGate gate);
+  // The gate of the request's method and path, or nullptr.
+  const BodyGate* body_gate(const Request& req) const;
+  // The largest limit of any gate (0 with none): what the server lets a header announce.
+  std::size_t largest_gated_body() const;
+
   // Every route, in the order registered.
   const std::vector<RouteInfo>& routes() const { return routes_; }
 
@@ -66,6 +86,7 @@ class Router {
   struct Node;
   std::unique_ptr<Node> root_;
   std::vector<RouteInfo> routes_;
+  std::map<std::pair<Verb, std::string>, BodyGate> gates_;
 };
 
 }  // namespace core::http

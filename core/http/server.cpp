@@ -1,6 +1,7 @@
 #include "core/http/server.hpp"
 
 #include "core/http/problem.hpp"
+#include "core/http/router.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
 
@@ -14,6 +15,8 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
+
+#include <algorithm>
 
 namespace core::http {
 
@@ -129,37 +132,59 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     conn->busy = false;
     bhttp::request_parser<bhttp::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(options_.header_limit));
-    parser.body_limit(options_.body_limit);
+    // A gated route may take more than body_limit: the header may announce up to its limit.
+    const std::size_t announced_limit =
+        std::max(options_.body_limit, options_.body_gates ? options_.body_gates->largest_gated_body() : 0);
+    parser.body_limit(announced_limit);
+    std::size_t limit = options_.body_limit;
 
     stream.expires_after(options_.idle_timeout);
     co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     conn->busy = !ec;
     std::optional<Problem> early;
+    Request req;
+    const auto too_large = [&] {
+      return Problem(Status::payload_too_large, "body-too-large",
+                     "the request body exceeds " + std::to_string(limit) + " bytes");
+    };
     if (ec == bhttp::error::header_limit) {
       early.emplace(Status::request_header_fields_too_large, "header-too-large",
                     "the request header exceeds " + std::to_string(options_.header_limit) + " bytes");
     } else if (ec == bhttp::error::body_limit) {
-      early.emplace(Status::payload_too_large, "body-too-large",
-                    "the request body exceeds " + std::to_string(options_.body_limit) + " bytes");
+      early.emplace(too_large());
     } else if (ec) {
       break;  // closed by the peer, idle timeout, or a request we cannot parse
     } else {
-      if (iequals(parser.get()[bhttp::field::expect], "100-continue")) {
-        bhttp::response<bhttp::empty_body> cont{Status::continue_, 11};
-        co_await bhttp::async_write(stream, cont, asio::redirect_error(use_awaitable, ec));
-        if (ec) break;
+      req = request_from(parser, peer);
+      // A gated route admits the caller before its body is read (Router::gate_body).
+      if (const auto* gate = options_.body_gates ? options_.body_gates->body_gate(req) : nullptr) {
+        limit = gate->limit;
+        try {
+          co_await gate->admit(req);
+        } catch (const Problem& refused) {
+          early.emplace(refused);
+        }
       }
-      stream.expires_after(options_.read_timeout);
-      co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
-      if (ec == bhttp::error::body_limit) {
-        early.emplace(Status::payload_too_large, "body-too-large",
-                      "the request body exceeds " + std::to_string(options_.body_limit) + " bytes");
-      } else if (ec) {
-        break;
+      const auto length = parser.content_length();
+      if (!early && length && *length > limit) early.emplace(too_large());
+      if (!early) {
+        parser.body_limit(limit);
+        if (iequals(parser.get()[bhttp::field::expect], "100-continue")) {
+          bhttp::response<bhttp::empty_body> cont{Status::continue_, 11};
+          co_await bhttp::async_write(stream, cont, asio::redirect_error(use_awaitable, ec));
+          if (ec) break;
+        }
+        stream.expires_after(options_.read_timeout);
+        co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+        if (ec == bhttp::error::body_limit) {
+          early.emplace(too_large());
+        } else if (ec) {
+          break;
+        }
       }
     }
 
-    Request req = request_from(parser, peer);
+    if (req.method == Verb::unknown && req.method_name.empty()) req = request_from(parser, peer);
     bool keep_alive = !early && parser.get().keep_alive();
     Response res;
     stream.expires_never();  // the handler may take its time; the write has its own timeout

@@ -34,6 +34,8 @@ struct ServerOptions {
   std::chrono::milliseconds read_timeout{30'000};
   std::chrono::milliseconds write_timeout{30'000};
   std::chrono::milliseconds shutdown_timeout{20'000};
+  // The routes that admit their body themselves (Router::gate_body), or nullptr.
+  const class Router* body_gates = nullptr;
 };
 
 class Server {

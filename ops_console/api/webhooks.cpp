@@ -17,10 +17,10 @@ using identity::Access;
 
 namespace {
 
-constexpr std::int64_t kDefaultPage = 50;
-constexpr std::int64_t kMaxPage = 500;
+constexpr std::int64_t kDefaultWebhookPage = 50;
+constexpr std::int64_t kMaxWebhookPage = 500;
 
-const core::json::StringRule kStatus{.one_of = {"processed", "failed"}};
+const core::json::StringRule kWebhookEventStatus{.one_of = {"processed", "failed"}};
 const core::json::StringRule kEntityType{.min_length = 1, .max_length = 64};
 
 // A log row as the routes show it; the payload's fields are not kept.
@@ -61,7 +61,7 @@ std::string logged_entity_type(const std::string& given) {
 struct LogFilter {
   std::optional<std::string> entity_type, status, since;
   std::optional<std::int64_t> before;
-  std::int64_t limit = kDefaultPage;
+  std::int64_t limit = kDefaultWebhookPage;
 };
 
 core::db::Composed compose_logs(const LogFilter& f) {
@@ -120,10 +120,10 @@ void install_webhook_routes(core::app::Context& ctx, std::shared_ptr<identity::I
   routes.get("/api/webhooks/logs", [&db](Request& req) {
     core::json::QueryReader in(req.query);
     LogFilter f{.entity_type = in.optional_string("entityType", kEntityType),
-                .status = in.optional_string("status", kStatus),
+                .status = in.optional_string("status", kWebhookEventStatus),
                 .since = in.optional_string("since", {.max_length = 64}),
                 .before = in.optional_integer("before", {.min = 1}),
-                .limit = in.integer("limit", kDefaultPage, {.min = 1, .max = kMaxPage})};
+                .limit = in.integer("limit", kDefaultWebhookPage, {.min = 1, .max = kMaxWebhookPage})};
     if (f.since && !core::parse_rfc3339(*f.since)) in.add("since", "must be an RFC 3339 date-time with an offset");
     in.finish();
     return core::app::json_document(db, compose_logs(f));

@@ -2,11 +2,7 @@
 
 #include "core/async/join.hpp"
 #include "core/async/semaphore.hpp"
-#include "core/log/log.hpp"
 #include "ops_console/sync_history.hpp"
-
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 
 namespace ops_console::endpointsec {
 
@@ -63,29 +59,12 @@ EndpointSecSync::EndpointSecSync(core::db::Pool& db, boost::asio::any_io_executo
     : db_(db), executor_(std::move(executor)), client_(std::move(client)) {}
 
 awaitable<bool> EndpointSecSync::start() {
-  auto lock = co_await core::db::try_advisory_lock(db_, std::string(kSyncLock));
-  if (!lock) co_return false;
-  boost::asio::co_spawn(executor_, run_locked(std::move(*lock)), boost::asio::detached);
-  co_return true;
-}
-
-awaitable<void> EndpointSecSync::run_locked(core::db::AdvisoryLock lock) {
-  const auto self = shared_from_this();
-  try {
-    co_await recorded_run(db_, "endpointsec", "full",
-                          [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
-  } catch (const std::exception& e) {
-    core::log::warn("endpoint-security sync failed", {{"error", e.what()}});
-  }
-  co_await lock.release();
+  return start_locked_run(db_, executor_, std::string(kSyncLock), "endpointsec", "full",
+                          [self = shared_from_this()](json& counts) { return self->full_sync(counts); });
 }
 
 awaitable<json> endpointsec_sync_status(core::db::Pool& db) {
-  const bool running = co_await core::db::advisory_lock_held(db, std::string(kSyncLock));
-  const auto rows = co_await db.query(kStatus);
-  json out = json::parse(rows.front().text(0));
-  out["inProgress"] = running;
-  co_return out;
+  return locked_sync_status(db, std::string(kSyncLock), kStatus);
 }
 
 awaitable<void> EndpointSecSync::full_sync(json& counts) {

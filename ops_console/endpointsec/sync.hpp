@@ -34,7 +34,6 @@ class EndpointSecSync : public std::enable_shared_from_this<EndpointSecSync> {
   boost::asio::awaitable<bool> start();
 
  private:
-  boost::asio::awaitable<void> run_locked(core::db::AdvisoryLock lock);
   boost::asio::awaitable<void> full_sync(nlohmann::json& counts);
 
   core::db::Pool& db_;

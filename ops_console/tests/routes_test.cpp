@@ -18,7 +18,8 @@ using ops_console::testing::kPassword;
 
 // The routes exempt from the session check: the spec's allowlist ("Public routes bypass the
 // session check through an allowlist": incremental sync, ticket reconciliation, webhook intake,
-// the log-evidence upload), plus sign-in, sign-out, first-login setup, the health routes and the
+// the log-evidence upload; and, from its own sentence, the access gateway's sync: "a configuration-only
+// health row and a public sync route exist for an access-gateway integration"), plus sign-in, sign-out, first-login setup, the health routes and the
 // web UI's shell and assets (ops_console/ui/routes.hpp: they hold no data).
 // Allowlisted routes that are not built yet are listed already; the test asks only that every
 // public route is on this list and every listed route that exists is public.
@@ -33,6 +34,8 @@ const std::set<std::string> kPublicAllowlist = {
     "POST /api/sync/reconcile-tickets",
     "POST /api/webhooks/psa",
     "POST /api/webhooks/gitforge",
+    "POST /api/log-evidence",  // an upload token, checked before the body is read (api/log_evidence.hpp)
+    "POST /api/access-gateway/sync",
     "GET /",
     "GET /assets/{name}",
     "GET /sw.js",

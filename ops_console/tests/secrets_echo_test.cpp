@@ -8,6 +8,7 @@
 // endpoint, photos, usage reports and their downloads, remediation, sendMail), the model, MFA,
 // endpoint security and mail security; and the 240 KB body cut to a bounded length in the log line
 // and in the stored error.
+#include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
@@ -317,6 +318,21 @@ TEST_F(SecretsEchoTest, RemoteManagementKey) {
                                         std::chrono::seconds(20)));
   expect_nothing_leaked("rmm", fakes.tacticalrmm().echoed(),
                         {fakes.tacticalrmm().options().key, "refused-rmm-key-5c1d"});
+}
+
+// Cloudflare Access: a 401 and a server error quote the bearer token; the sync route is public.
+TEST_F(SecretsEchoTest, AccessGatewayToken) {
+  const std::map<std::string, std::string> env = {
+      {"ACCESS_GATEWAY_BASE_URL", fakes.url() + "/cloudflare/client/v4"},
+      {"ACCESS_GATEWAY_ACCOUNT_ID", fakes.cloudflare().options().account_id},
+      {"ACCESS_GATEWAY_API_TOKEN", fakes.cloudflare().options().token}};
+  start_console(env);
+  fakes.cloudflare().seed({});
+  fakes.cloudflare().set_faults({.server_errors = 1000, .status = 500, .echo = kEcho});
+  sync_fails_then_is_refused("/api/access-gateway/sync", "access_gateway", env, "ACCESS_GATEWAY_API_TOKEN",
+                             "refused-access-gateway-token-91c3");
+  expect_nothing_leaked("access_gateway", fakes.cloudflare().echoed(),
+                        {fakes.cloudflare().options().token, "refused-access-gateway-token-91c3"});
 }
 
 // Mimecast: the token route's refusal quotes the client secret, an API error the bearer token.

@@ -1,0 +1,228 @@
+#include "ops_console/api/log_evidence.hpp"
+
+#include "core/app/json_rows.hpp"
+#include "core/async/schedule.hpp"
+#include "core/db/errors.hpp"
+#include "core/http/bearer.hpp"
+#include "core/http/problem.hpp"
+#include "core/json/validate.hpp"
+#include "core/log/log.hpp"
+#include "core/util/digest.hpp"
+#include "core/util/strings.hpp"
+#include "ops_console/identity/routes.hpp"
+
+namespace ops_console {
+
+using boost::asio::awaitable;
+using core::http::Problem;
+using core::http::Request;
+using core::http::Response;
+using identity::Access;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view kUploadPath = "/api/log-evidence";
+
+// Tokens render as upload_token_json() (migration 0028): never the token or its hash.
+constexpr std::string_view kListUploadTokens = R"sql(
+  SELECT coalesce(json_agg(upload_token_json(t) ORDER BY t.created_at DESC, t.id DESC), '[]'::json) FROM upload_tokens t
+)sql";
+constexpr std::string_view kCreateUploadToken = R"sql(
+  INSERT INTO upload_tokens AS t (name, token_hash, created_by) VALUES ($1, $2, $3) RETURNING upload_token_json(t)
+)sql";
+constexpr std::string_view kRevokeUploadToken =
+    "UPDATE upload_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id";
+constexpr std::string_view kUploadTokenByHash =
+    "SELECT id, token_hash, revoked_at IS NOT NULL FROM upload_tokens WHERE token_hash = $1";
+
+constexpr std::string_view kEvidenceTicketExists = "SELECT 1 FROM tickets WHERE id = $1 AND deleted_at IS NULL";
+constexpr std::string_view kEvidenceCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
+
+// $7: the bytes in base64 (the pool binds text). A repeat of the same bytes by the same token
+// inserts nothing; the existing record is then read by kExistingEvidence.
+constexpr std::string_view kInsertEvidence = R"sql(
+  WITH used AS (UPDATE upload_tokens SET last_used_at = now() WHERE id = $1)
+  INSERT INTO log_evidence AS e (token_id, sha256, size_bytes, content_type, file_name, ticket_id, company_id, content)
+  VALUES ($1, $2, $3, $4, $5, $6, $8, decode($7, 'base64'))
+  ON CONFLICT (token_id, sha256) DO NOTHING
+  RETURNING log_evidence_json(e)
+)sql";
+constexpr std::string_view kExistingEvidence =
+    "SELECT log_evidence_json(e) FROM log_evidence e WHERE token_id = $1 AND sha256 = $2";
+
+// Records render as log_evidence_json() (migration 0028), without their bytes.
+constexpr std::string_view kListEvidence = R"sql(
+  SELECT coalesce(json_agg(log_evidence_json(e) ORDER BY e.uploaded_at DESC, e.id), '[]'::json)
+  FROM (SELECT * FROM log_evidence ORDER BY uploaded_at DESC, id LIMIT 500) e
+)sql";
+constexpr std::string_view kOneEvidence = "SELECT log_evidence_json(e) FROM log_evidence e WHERE id = $1";
+constexpr std::string_view kEvidenceContent =
+    "SELECT file_name, translate(encode(content, 'base64'), E'\\n', '') FROM log_evidence WHERE id = $1";
+
+constexpr std::string_view kRetainEvidence = R"sql(
+  WITH gone AS (DELETE FROM log_evidence WHERE uploaded_at < now() - make_interval(days => $1) RETURNING 1)
+  SELECT count(*) FROM gone
+)sql";
+
+constexpr std::size_t kUploadTokenBytes = 32;
+constexpr std::size_t kContentTypeMax = 200;
+
+const core::json::StringRule kUploadTokenName{.min_length = 1, .max_length = 100};
+
+// A file name that is safe inside Content-Disposition's quotes on every browser: no path, quote,
+// backslash or control character.
+bool safe_file_name(std::string_view name) {
+  if (name == "." || name == "..") return false;
+  for (const unsigned char c : name)
+    if (c < 0x20 || c == 0x7f || c == '/' || c == '\\' || c == '"' || c == ';') return false;
+  return true;
+}
+const core::json::StringRule kEvidenceFileName{
+    .min_length = 1,
+    .max_length = 255,
+    .check = safe_file_name,
+    .check_message = "must be a plain file name (no path, quotes, semicolons or control characters)",
+    .trim = false};
+
+// What the upload's gate learned: the token, and the upload's metadata, checked.
+struct EvidenceUpload {
+  std::int64_t token_id = 0;
+  std::string file_name;
+  std::string content_type;
+  std::optional<std::int64_t> ticket_id;
+  std::optional<std::int64_t> company_id;
+};
+
+// The gate of POST /api/log-evidence: the token (looked up by its SHA-256, then compared in
+// constant time), then the metadata against the copy. Throws the Problem that refuses.
+awaitable<void> admit_upload(core::db::Pool& db, Request& req) {
+  const auto token = core::http::bearer_token(req.header("authorization"));
+  if (!token)
+    throw Problem::unauthorized("an upload token is required (Authorization: Bearer <token>)")
+        .with_header(core::http::bhttp::field::www_authenticate, "Bearer");
+  const std::string hash = identity::agent_token_hash(*token);
+  const auto found = co_await db.query(kUploadTokenByHash, hash);
+  if (found.empty() || !core::constant_time_equals(found.front().text(1), hash))
+    throw Problem::unauthorized("the upload token is not valid")
+        .with_header(core::http::bhttp::field::www_authenticate, "Bearer error=\"invalid_token\"");
+  if (found.front().get<bool>(2))
+    throw Problem::unauthorized("the upload token has been revoked")
+        .with_header(core::http::bhttp::field::www_authenticate, "Bearer error=\"invalid_token\"");
+
+  EvidenceUpload upload{.token_id = found.front().get<std::int64_t>(0)};
+  if (req.malformed_query) throw Problem::bad_request("the query string has a malformed percent-escape");
+  core::json::QueryReader in(req.query);
+  auto file_name = in.optional_string("fileName", kEvidenceFileName);
+  if (!file_name) in.add("fileName", "is required");
+  upload.ticket_id = in.optional_integer("ticketId", {.min = 1});
+  upload.company_id = in.optional_integer("companyId", {.min = 1});
+  std::string content_type(core::trim(req.header("content-type")));
+  if (content_type.empty()) content_type = "application/octet-stream";
+  if (content_type.size() > kContentTypeMax) in.add("Content-Type", "is longer than 200 characters");
+  in.finish();
+  upload.file_name = std::move(*file_name);
+  upload.content_type = std::move(content_type);
+  if (upload.ticket_id && (co_await db.query(kEvidenceTicketExists, *upload.ticket_id)).empty())
+    throw Problem::invalid_field("ticketId", "names no ticket of the copy");
+  if (upload.company_id && (co_await db.query(kEvidenceCompanyExists, *upload.company_id)).empty())
+    throw Problem::invalid_field("companyId", "names no company of the copy");
+  req.set<EvidenceUpload>(std::move(upload));
+}
+
+awaitable<void> retain_evidence(core::db::Pool& db, int days) {
+  const auto rows = co_await db.query(kRetainEvidence, days);
+  const auto deleted = rows.front().get<std::int64_t>(0);
+  if (deleted > 0) core::log::info("log evidence past its retention deleted", {{"records", deleted}, {"days", days}});
+}
+
+}  // namespace
+
+LogEvidenceSettings read_log_evidence_settings(core::config::Reader& env) {
+  LogEvidenceSettings s;
+  s.max_bytes = static_cast<std::size_t>(
+      env.integer("LOG_EVIDENCE_MAX_BYTES", 10 * 1024 * 1024,
+                  "largest log-evidence upload (else 413, nothing kept); HTTP_MAX_BODY_BYTES does not apply to it",
+                  {1, 1LL << 30}));
+  s.retention_days = static_cast<int>(env.integer("LOG_EVIDENCE_RETENTION_DAYS", 90,
+                                                  "days an uploaded log is kept (deleted by a daily job)", {1, 36500}));
+  return s;
+}
+
+void install_log_evidence_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
+                                 const LogEvidenceSettings& settings) {
+  identity::Routes routes(ctx.router, id);
+  auto& db = ctx.db;
+
+  routes.get("/api/admin/upload-tokens", Access::admin(),
+             [&db](Request&) { return core::app::json_document(db, kListUploadTokens); });
+
+  routes.post("/api/admin/upload-tokens", Access::admin(), [&db](Request& req) -> awaitable<Response> {
+    const auto body = core::json::parse_object(req.body);
+    core::json::BodyReader in(body);
+    const std::string name = in.string("name", kUploadTokenName);
+    in.finish();
+    const std::string token = "upl_" + core::random_base64url(kUploadTokenBytes);
+    const auto rows =
+        co_await db.query(kCreateUploadToken, name, identity::agent_token_hash(token), identity::current_user(req).id);
+    co_return core::app::shown_once(rows.front().text(0), json{{"token", token}}, core::http::Status::created);
+  });
+
+  routes.del("/api/admin/upload-tokens/{id:int}", Access::admin(), [&db](Request& req) -> awaitable<Response> {
+    const auto token_id = core::parse_int64(req.param("id")).value_or(0);
+    if ((co_await db.query(kRevokeUploadToken, token_id)).empty())
+      throw Problem::not_found("no upload token " + std::to_string(token_id) + " that is not revoked");
+    co_return Response::empty();
+  });
+
+  // The upload: admitted before its body is read (the gate), then stored.
+  ctx.router.gate_body(core::http::Verb::post, std::string(kUploadPath),
+                       {.limit = settings.max_bytes, .admit = [&db](Request& req) { return admit_upload(db, req); }});
+  routes.post(kUploadPath, Access::open(), [&db](Request& req) -> awaitable<Response> {
+    if (!req.get<EvidenceUpload>()) co_await admit_upload(db, req);  // the server runs the gate; this is a guard
+    const auto& upload = *req.get<EvidenceUpload>();
+    if (req.body.empty()) throw Problem::invalid_field("body", "is empty: the file to keep is the request body");
+    const std::string sha256 = core::sha256_hex(req.body);
+    const auto size = static_cast<std::int64_t>(req.body.size());
+    const auto rows = co_await db.query(kInsertEvidence, upload.token_id, sha256, size, upload.content_type,
+                                        upload.file_name, upload.ticket_id, core::base64(req.body), upload.company_id);
+    if (!rows.empty()) co_return Response::json_text(std::string(rows.front().text(0)), core::http::Status::created);
+    const auto existing = co_await db.query(kExistingEvidence, upload.token_id, sha256);
+    if (existing.empty()) throw Problem::conflict("the same upload is under way; try again");
+    co_return Response::json_text(std::string(existing.front().text(0)));
+  });
+
+  routes.get(kUploadPath, [&db](Request&) { return core::app::json_document(db, kListEvidence); });
+
+  routes.get("/api/log-evidence/{id:uuid}", [&db](Request& req) -> awaitable<Response> {
+    const auto rows = co_await db.query(kOneEvidence, std::string(req.param("id")));
+    if (rows.empty()) throw Problem::not_found("no log evidence " + std::string(req.param("id")));
+    co_return Response::json_text(std::string(rows.front().text(0)));
+  });
+
+  // Always an attachment of an opaque type, never sniffed: an uploaded HTML file is not rendered.
+  routes.get("/api/log-evidence/{id:uuid}/content", [&db](Request& req) -> awaitable<Response> {
+    const auto rows = co_await db.query(kEvidenceContent, std::string(req.param("id")));
+    if (rows.empty()) throw Problem::not_found("no log evidence " + std::string(req.param("id")));
+    auto bytes = core::from_base64(rows.front().text(1));
+    if (!bytes) throw std::runtime_error("log evidence content could not be decoded");
+    Response res;
+    res.body = std::move(*bytes);
+    res.headers.set(core::http::bhttp::field::content_type, "application/octet-stream");
+    res.headers.set(core::http::bhttp::field::content_disposition,
+                    "attachment; filename=\"" + rows.front().get<std::string>(0) + "\"");
+    res.headers.set("X-Content-Type-Options", "nosniff");
+    res.headers.set(core::http::bhttp::field::cache_control, "private, no-store");
+    co_return res;
+  });
+
+  auto retain = core::async::Schedule::start(
+      ctx.executor, std::chrono::hours(24),
+      [&db, days = settings.retention_days]() { return retain_evidence(db, days); }, "log evidence retention",
+      ctx.clock);
+  // Not woken at start: a request's first answers stay free of it (RoutesTest counts the database work of
+  // a refused request), and a day's delay is within the retention's meaning.
+  ctx.stop_hooks.push_back([retain] { retain->stop(); });
+}
+
+}  // namespace ops_console
