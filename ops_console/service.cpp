@@ -272,56 +272,57 @@ const core::app::ServiceDefinition& definition() {
         auto engagement_settings = engagement::read_engagement_settings(env);
         auto log_evidence_settings = read_log_evidence_settings(env);
         auto access_gateway_settings = access_gateway::read_access_gateway_settings(env);
-        return [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
-                distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, backup_settings,
-                mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
-                morning_settings, rmm_settings, log_evidence_settings, access_gateway_settings](core::app::Context& ctx) {
-          // A browser's write from another site is refused before routing (the cookie is SameSite
-          // already; this is the second lock).
-          ctx.pipeline.add(core::http::same_origin_writes());
-          auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
-          auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
-          install_auth_routes(ctx, id);
-          install_preference_routes(ctx, id);
-          install_admin_routes(ctx, id);
-          install_data_routes(ctx, id);
-          install_integration_routes(ctx, id, registry);
-          follow_integration_changes(ctx, registry);
-          install_event_key_routes(ctx, id);
-          auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
-          install_notification_routes(ctx, id, notifier);
-          // Every client's call outcomes, for the integration-health dashboard: one recorder.
-          const integrations::Health health(ctx.db, ctx.executor);
-          install_psa(ctx, id, registry, psa_settings, health);
-          install_tag_routes(ctx, id);
-          auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
-          ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
-          install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
-          install_agent_instance_routes(ctx, id, notify_settings);
-          install_log_evidence_routes(ctx, id, log_evidence_settings);
-          install_distributor(ctx, id, registry, distributor_settings, health);
-          install_accounting(ctx, id, registry, accounting_settings, health);
-          // One Graph client for every area that reaches Microsoft 365 (mail-security remediation, the
-          // analyzer's shares, the directory): one token cache, one in-flight limit per mailbox. Its mail
-          // calls are recorded as the mail platform's; the directory's callers record theirs.
-          std::shared_ptr<core::graph::GraphClient> graph_client;
-          if (graph_settings.missing().empty())
-            graph_client = std::make_shared<core::graph::GraphClient>(ctx.executor, graph_settings,
-                                                                      health.outcome("mailplatform"));
-          auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
-          install_endpointsec(ctx, id, registry, endpointsec_settings, health);
-          install_backup(ctx, id, registry, backup_settings, health);
-          install_rmm(ctx, id, registry, rmm_settings, health);
-          install_access_gateway(ctx, id, registry, access_gateway_settings, health);
-          install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
-          install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
-          install_dashboard_routes(ctx, id, registry, clock);
-          install_mobile_routes(ctx, id, registry, clock);
-          install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, graph_client,
-                             clock, health);
-          install_morning_summary(ctx, id, registry, notifier, flagged, clock, morning_settings);
-          install_ui_routes(ctx, id);
-        };
+        return
+            [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
+             distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, backup_settings,
+             mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
+             morning_settings, rmm_settings, log_evidence_settings, access_gateway_settings](core::app::Context& ctx) {
+              // A browser's write from another site is refused before routing (the cookie is SameSite
+              // already; this is the second lock).
+              ctx.pipeline.add(core::http::same_origin_writes());
+              auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
+              auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
+              install_auth_routes(ctx, id);
+              install_preference_routes(ctx, id);
+              install_admin_routes(ctx, id);
+              install_data_routes(ctx, id);
+              install_integration_routes(ctx, id, registry);
+              follow_integration_changes(ctx, registry);
+              install_event_key_routes(ctx, id);
+              auto notifier = std::make_shared<const notify::Notifier>(ctx.db, ctx.executor, notify_settings);
+              install_notification_routes(ctx, id, notifier);
+              // Every client's call outcomes, for the integration-health dashboard: one recorder.
+              const integrations::Health health(ctx.db, ctx.executor);
+              install_psa(ctx, id, registry, psa_settings, health);
+              install_tag_routes(ctx, id);
+              auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
+              ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
+              install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
+              install_agent_instance_routes(ctx, id, notify_settings);
+              install_log_evidence_routes(ctx, id, log_evidence_settings);
+              install_distributor(ctx, id, registry, distributor_settings, health);
+              install_accounting(ctx, id, registry, accounting_settings, health);
+              // One Graph client for every area that reaches Microsoft 365 (mail-security remediation, the
+              // analyzer's shares, the directory): one token cache, one in-flight limit per mailbox. Its mail
+              // calls are recorded as the mail platform's; the directory's callers record theirs.
+              std::shared_ptr<core::graph::GraphClient> graph_client;
+              if (graph_settings.missing().empty())
+                graph_client = std::make_shared<core::graph::GraphClient>(ctx.executor, graph_settings,
+                                                                          health.outcome("mailplatform"));
+              auto flagged = install_mfa(ctx, id, registry, mfa_settings, health);
+              install_endpointsec(ctx, id, registry, endpointsec_settings, health);
+              install_backup(ctx, id, registry, backup_settings, health);
+              install_rmm(ctx, id, registry, rmm_settings, health);
+              install_access_gateway(ctx, id, registry, access_gateway_settings, health);
+              install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
+              install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
+              install_dashboard_routes(ctx, id, registry, clock);
+              install_mobile_routes(ctx, id, registry, clock);
+              install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, graph_client,
+                                 clock, health);
+              install_morning_summary(ctx, id, registry, notifier, flagged, clock, morning_settings);
+              install_ui_routes(ctx, id);
+            };
       },
       .commands = {{.name = "create-user",
                     .usage = "--email E --name N [--admin] [--permission resource:action]... --password-stdin",
