@@ -20,25 +20,32 @@
 //     api-response-common, api-response-collection and result_info, as published by
 //     api-evangelist/cloudflare's json-schema files; errors' code is an integer >= 1000);
 //   - lists page by number: `page` from 1, `per_page` (clients of /access/apps send it explicitly, 50
-//     to 1000, the largest "Cloudflare's documented maximum" for that list per one public client); a page
-//     past the last answers an empty result; the last page is the one where page >= total_pages
+//     to 1000, the largest "Cloudflare's documented maximum" for that list per one public client); the last
+//     page is the one where page >= total_pages
 //     (how the public clients stop: "if (!response.result_info || page >= response.result_info.total_pages)
-//     break"). Here per_page outside 1..1000 or page < 1 is 400 code 7003-like {"code": 1001, "message":
+//     break"). Here per_page outside 1..1000 or page < 1 is 400 {"code": 1001, "message":
 //     "per_page must be between 1 and 1000"} (Cloudflare's exact words for it are not published: a choice);
 //   - an account id the token does not reach: 403 code 10000 "Authentication error" (as for a token
 //     without the permission, above); an unknown application id: 404 {"code": 12130, "message":
 //     "access.api.error.not_found"} (the code is not published: a choice, the shape is the envelope's);
-//   - shapes: application {id (uuid), uid, aud, name, domain, type (self_hosted, saas, ssh, vnc, ...),
+//   - shapes: application {id (uuid), uid, aud, name, domain, type (self_hosted as the public clients filter
+//     it; the fake's ssh and saas are unverified),
 //     session_duration ("24h"), app_launcher_visible, allowed_idps, auto_redirect_to_identity, created_at,
 //     updated_at} (cloudflare-go's AccessApplication; steampipe's cloudflare_access_application table);
 //     policy {id, name, decision (allow, deny, non_identity, bypass), precedence, include, exclude, require,
 //     created_at, updated_at}, each rule list of objects such as {"email": {"email": "a@b"}},
 //     {"email_domain": {"domain": "b"}}, {"group": {"id": "..."}}, {"everyone": {}}, {"ip": {"ip": "cidr"}}
 //     (Cloudflare's Access API examples in cloudflare/cloudflare-docs and terraform-provider-cloudflare's
-//     test data); dates "2014-01-01T05:20:00.12345Z";
-//   - 429 with Retry-After when throttled and 5xx when a fault says (Cloudflare documents a global limit of
-//     1,200 requests per five minutes; the 429 body here is the envelope with code 10000 "Rate limited",
-//     unverified); the switches and the latency apply to calls whose token is right.
+//     test data); dates RFC 3339 in UTC (the fake's fractional digits are unverified);
+//   - 429 with Retry-After when throttled and 5xx when a fault says: Cloudflare's global limit is "1200
+//     requests per five minutes per user ... If you exceed this limit, all API calls for the next five
+//     minutes will be blocked, receiving a HTTP 429 response", with `retry-after` "the number of seconds,
+//     rounded up, until more capacity is available" (developers.cloudflare.com/fundamentals/api/reference/
+//     limits); the 429 and 5xx bodies here are the envelope with code 10000 "Rate limited" and 10002, which
+//     Cloudflare does not publish (unverified); the switches and the latency apply to calls whose token is
+//     right;
+//   - choices where Cloudflare publishes nothing: `per_page` defaults to 25 here (clients send it), a page past
+//     the last answers an empty result with the same result_info.
 //
 // Token (CloudflareAccessFakeOptions): "sandbox-access-gateway-token", account "sandbox-account". Seed: 8
 // applications named after the PSA fake's first companies' portals, 1..3 policies each.

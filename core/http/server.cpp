@@ -17,6 +17,7 @@
 #include <boost/beast/http.hpp>
 
 #include <algorithm>
+#include <exception>
 
 namespace core::http {
 
@@ -142,6 +143,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     conn->busy = !ec;
     std::optional<Problem> early;
+    std::exception_ptr gate_failure;
     Request req;
     const auto too_large = [&] {
       return Problem(Status::payload_too_large, "body-too-large",
@@ -163,11 +165,13 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
           co_await gate->admit(req);
         } catch (const Problem& refused) {
           early.emplace(refused);
+        } catch (...) {  // the database, say: the pipeline maps it as a handler's (503, 500), body unread
+          gate_failure = std::current_exception();
         }
       }
       const auto length = parser.content_length();
-      if (!early && length && *length > limit) early.emplace(too_large());
-      if (!early) {
+      if (!early && !gate_failure && length && *length > limit) early.emplace(too_large());
+      if (!early && !gate_failure) {
         parser.body_limit(limit);
         if (iequals(parser.get()[bhttp::field::expect], "100-continue")) {
           bhttp::response<bhttp::empty_body> cont{Status::continue_, 11};
@@ -185,10 +189,13 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     }
 
     if (req.method == Verb::unknown && req.method_name.empty()) req = request_from(parser, peer);
-    bool keep_alive = !early && parser.get().keep_alive();
+    bool keep_alive = !early && !gate_failure && parser.get().keep_alive();
     Response res;
     stream.expires_never();  // the handler may take its time; the write has its own timeout
-    if (early) {
+    if (gate_failure) {
+      const Handler rethrow = [gate_failure](Request&) -> awaitable<Response> { std::rethrow_exception(gate_failure); };
+      res = co_await pipeline_.run(req, rethrow);
+    } else if (early) {
       res = co_await reject(req, std::move(*early));
     } else {
       req.body = std::move(parser.get().body());
