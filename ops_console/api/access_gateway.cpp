@@ -42,12 +42,14 @@ void install_access_gateway_routes(core::app::Context& ctx, std::shared_ptr<iden
   });
 
   // Public, as the spec says (an outside scheduler may start it): it starts a run and says so, nothing more.
-  routes.post("/api/access-gateway/sync", Access::open(), [registry, sync, missing](Request&) -> awaitable<Response> {
-    co_await registry->require_enabled(std::string(kGatewayKey), std::string(kGatewayName));
-    if (!sync) throw integrations::not_configured("the access gateway", missing);
-    if (!co_await sync->start()) throw Problem::conflict("an access-gateway sync is already under way");
-    co_return Response::json({{"started", true}}, core::http::Status::accepted);
-  });
+  routes.post("/api/access-gateway/sync", Access::open(),
+              integrations::start_sync_handler(registry,
+                                               {.key = std::string(kGatewayKey),
+                                                .name = std::string(kGatewayName),
+                                                .service = "the access gateway",
+                                                .run = "an access-gateway sync",
+                                                .missing = missing},
+                                               sync ? std::function([sync] { return sync->start(); }) : nullptr));
 
   routes.get("/api/access-gateway/sync", [&db, registry](Request&) -> awaitable<Response> {
     co_await registry->require_enabled(std::string(kGatewayKey), std::string(kGatewayName));

@@ -73,12 +73,14 @@ void install_backup_routes(core::app::Context& ctx, std::shared_ptr<identity::Id
   auto& db = ctx.db;
   const auto missing = settings.missing();
 
-  routes.post("/api/backup/sync", Access::admin(), [registry, sync, missing](Request&) -> awaitable<Response> {
-    co_await registry->require_enabled("backup", "backup");
-    if (!sync) throw integrations::not_configured("the backup service", missing);
-    if (!co_await sync->start()) throw Problem::conflict("a backup sync is already under way");
-    co_return Response::json({{"started", true}}, core::http::Status::accepted);
-  });
+  routes.post("/api/backup/sync", Access::admin(),
+              integrations::start_sync_handler(registry,
+                                               {.key = "backup",
+                                                .name = "backup",
+                                                .service = "the backup service",
+                                                .run = "a backup sync",
+                                                .missing = missing},
+                                               sync ? std::function([sync] { return sync->start(); }) : nullptr));
 
   routes.get("/api/backup/sync", [&db, registry](Request&) -> awaitable<Response> {
     co_await registry->require_enabled("backup", "backup");

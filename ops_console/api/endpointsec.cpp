@@ -52,12 +52,14 @@ void install_endpointsec_routes(core::app::Context& ctx, std::shared_ptr<identit
   auto& db = ctx.db;
   const auto missing = settings.missing();
 
-  routes.post("/api/endpointsec/sync", Access::admin(), [registry, sync, missing](Request&) -> awaitable<Response> {
-    co_await registry->require_enabled("endpointsec", "endpoint-security");
-    if (!sync) throw integrations::not_configured("the endpoint-security service", missing);
-    if (!co_await sync->start()) throw Problem::conflict("an endpoint-security sync is already under way");
-    co_return Response::json({{"started", true}}, core::http::Status::accepted);
-  });
+  routes.post("/api/endpointsec/sync", Access::admin(),
+              integrations::start_sync_handler(registry,
+                                               {.key = "endpointsec",
+                                                .name = "endpoint-security",
+                                                .service = "the endpoint-security service",
+                                                .run = "an endpoint-security sync",
+                                                .missing = missing},
+                                               sync ? std::function([sync] { return sync->start(); }) : nullptr));
 
   routes.get("/api/endpointsec/sync", [&db, registry](Request&) -> awaitable<Response> {
     co_await registry->require_enabled("endpointsec", "endpoint-security");

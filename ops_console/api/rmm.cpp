@@ -84,12 +84,14 @@ void install_rmm_routes(core::app::Context& ctx, std::shared_ptr<identity::Ident
   const auto missing = settings.missing();
   static constexpr auto kName = "remote-management";
 
-  routes.post("/api/rmm/sync", Access::admin(), [registry, sync, missing](Request&) -> awaitable<Response> {
-    co_await registry->require_enabled("rmm", kName);
-    if (!sync) throw integrations::not_configured("the remote-management service", missing);
-    if (!co_await sync->start()) throw Problem::conflict("a remote-management sync is already under way");
-    co_return Response::json({{"started", true}}, core::http::Status::accepted);
-  });
+  routes.post("/api/rmm/sync", Access::admin(),
+              integrations::start_sync_handler(registry,
+                                               {.key = "rmm",
+                                                .name = kName,
+                                                .service = "the remote-management service",
+                                                .run = "a remote-management sync",
+                                                .missing = missing},
+                                               sync ? std::function([sync] { return sync->start(); }) : nullptr));
 
   routes.get("/api/rmm/sync", [&db, registry](Request&) -> awaitable<Response> {
     co_await registry->require_enabled("rmm", kName);

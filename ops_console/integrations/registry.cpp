@@ -83,6 +83,17 @@ core::http::Problem not_configured(std::string_view what, const std::vector<std:
       std::string(what) + " is not configured: " + names + (missing.size() == 1 ? " is unset" : " are unset"));
 }
 
+core::http::Handler start_sync_handler(std::shared_ptr<Registry> registry, SyncRoute route,
+                                       std::function<awaitable<bool>()> start) {
+  return [registry = std::move(registry), route = std::move(route),
+          start = std::move(start)](core::http::Request&) -> awaitable<core::http::Response> {
+    co_await registry->require_enabled(route.key, route.name);
+    if (!start) throw not_configured(route.service, route.missing);
+    if (!co_await start()) throw core::http::Problem::conflict(route.run + " is already under way");
+    co_return core::http::Response::json({{"started", true}}, core::http::Status::accepted);
+  };
+}
+
 awaitable<void> Registry::require_enabled(std::string key, std::string name) {
   const auto off = co_await disabled();
   if (off.contains(key)) throw core::http::Problem::forbidden("the " + name + " integration is switched off");

@@ -21,6 +21,8 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -47,6 +49,20 @@ std::string canonical_key(std::string_view name);
 // 503 "<what> is not configured: A, B are unset": what an integration's routes answer while
 // settings they need are missing (named, their values never).
 core::http::Problem not_configured(std::string_view what, const std::vector<std::string>& missing);
+
+// The handler of an integration's "start a sync" route, the one rule every such route follows:
+// switched off → 403 (first), not configured (no `start`) → 503 naming `missing`, a run under way
+// on any instance → 409, else 202 {started: true} and the run goes on in the background.
+struct SyncRoute {
+  std::string key;      // the integration's key: "backup"
+  std::string name;     // as the 403 names it: "remote-management"
+  std::string service;  // as the 503 names it: "the backup service"
+  std::string run;      // as the 409 names it: "a backup sync"
+  std::vector<std::string> missing;
+};
+class Registry;
+core::http::Handler start_sync_handler(std::shared_ptr<Registry> registry, SyncRoute route,
+                                       std::function<boost::asio::awaitable<bool>()> start);
 
 // INTEGRATIONS_DISABLED's pieces, each made canonical.
 std::set<std::string> parse_disabled_list(const std::vector<std::string>& names);
