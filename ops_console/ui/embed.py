@@ -11,12 +11,15 @@ rewritten: a changed module changes its name and the name of every module that i
 the browser may keep each one for a year and an upgrade is never served stale.
 
 References rewritten:
-  - in JavaScript, the specifiers of `import ... from "x"`, `import "x"` and `export ... from "x"`:
-    a relative one ("./api.js") names a file of SRC_DIR; a bare one ("preact") names a library
-    of VENDOR below, copied from NODE_MODULES_DIR;
+  - in JavaScript, the specifiers of `import ... from "x"`, `import "x"`, `export ... from "x"`
+    and of a dynamic `import("x")` (a page loaded when it is first opened): a relative one
+    ("./api.js") names a file of SRC_DIR; a bare one ("preact") names a library of VENDOR below,
+    copied from NODE_MODULES_DIR;
   - in every text file, `{{asset:path}}` (the hashed URL of SRC_DIR/path) and, in index.html,
-    `{{modulepreload}}` (a <link rel=modulepreload> for every module, so that the browser fetches
-    the whole graph at once instead of discovering it import by import), and in sw.js
+    `{{modulepreload}}` (a <link rel=modulepreload> for every module main.js imports statically,
+    directly or not, so that the browser fetches that graph at once instead of discovering it
+    import by import; a page imported dynamically, and what only it imports, is fetched when it
+    is opened), and in sw.js
     `{{shell}}` (a JSON array of the shell's URLs) and `{{version}}`.
 
 Text assets are gzipped at build time (level 9, no timestamp: the output is reproducible); the
@@ -50,6 +53,8 @@ CONTENT_TYPES = {
 TEXT = (".html", ".js", ".css", ".svg", ".webmanifest", ".json")
 # A statement starts a line or follows a ";" (minified code): an import named in a comment is not one.
 IMPORT = re.compile(r"""((?:^|;)[ \t]*(?:import|export)\b\s*(?:[\w*{}\s,$]+?\s*from\s*)?)(["'])([^"']+)\2""", re.M)
+# A dynamic import with a literal specifier: `import('./pages/x.js')`.
+DYNAMIC_IMPORT = re.compile(r"""(\bimport\(\s*)(["'])([^"']+)\2""")
 SOURCE_MAP = re.compile(r"\n?//# sourceMappingURL=\S+\s*$")
 PLACEHOLDER = re.compile(r"\{\{asset:([^}]+)\}\}")
 
@@ -79,6 +84,7 @@ class Graph:
         self.urls = {}  # asset name → URL
         self.bodies = {}  # asset name → bytes as served
         self.visiting = set()
+        self.static_imports = {}  # module → the modules it imports statically
 
     def resolve(self, spec, importer):
         if spec in VENDOR:
@@ -102,8 +108,17 @@ class Graph:
         if ext in TEXT:
             text = body.decode()
             if ext == ".js":
-                text = IMPORT.sub(lambda m: m.group(1) + m.group(2) + self.url(self.resolve(m.group(3), rel)) + m.group(2),
-                                  text)
+                imported = []
+
+                def static(m):
+                    target = self.resolve(m.group(3), rel)
+                    imported.append(target)
+                    return m.group(1) + m.group(2) + self.url(target) + m.group(2)
+
+                text = IMPORT.sub(static, text)
+                text = DYNAMIC_IMPORT.sub(
+                    lambda m: m.group(1) + m.group(2) + self.url(self.resolve(m.group(3), rel)) + m.group(2), text)
+                self.static_imports[rel] = imported
             text = PLACEHOLDER.sub(lambda m: self.url(self.checked(m.group(1), rel)), text)
             body = text.encode()
         self.visiting.discard(rel)
@@ -134,7 +149,13 @@ def main():
     for rel in sorted(g.files):
         if rel not in FIXED_NAMES:
             g.url(rel)
-    modules = sorted(g.urls[r] for r in g.urls if r.endswith(".js") and r not in CLASSIC_SCRIPTS)
+    eager, todo = set(), ["main.js"]
+    while todo:
+        rel = todo.pop()
+        if rel not in eager:
+            eager.add(rel)
+            todo.extend(g.static_imports.get(rel, []))
+    modules = sorted(g.urls[r] for r in eager)
     preload = "\n    ".join(f'<link rel="modulepreload" href="{u}">' for u in modules)
     html = g.files["index.html"].decode().replace("{{modulepreload}}", preload)
     g.files["index.html"] = html.encode()

@@ -5,7 +5,7 @@ import { html, render, useEffect, useState } from './lib/html.js';
 import { api, onSessionEnded } from './lib/api.js';
 import { applyPreferences, loadMe } from './lib/session.js';
 import { currentHref, navigate, useRoute } from './lib/router.js';
-import { ErrorBanner } from './components/messages.js';
+import { ErrorBanner, Pending } from './components/messages.js';
 import { Shell } from './components/shell.js';
 import { SignIn } from './pages/sign-in.js';
 import { Setup } from './pages/setup.js';
@@ -21,6 +21,29 @@ function sendToSignIn(reason) {
 
 function NotFound() {
   return html`<div class="card"><h1>No such page</h1><p>This console has no page at this address. <a href="#/">Go to the overview</a>.</p></div>`;
+}
+
+// A page fetched when first opened (PAGES' `load`); a failed fetch (offline, a new build) says so,
+// with a retry.
+const loadedPages = new Map();
+function LazyPage({ page, ...props }) {
+  const [state, setState] = useState(() => ({ component: loadedPages.get(page.path) }));
+  const load = () => {
+    setState({});
+    page.load().then((component) => {
+      loadedPages.set(page.path, component);
+      setState({ component });
+    }, () => setState({ error: { status: 0 } }));
+  };
+  useEffect(() => {
+    if (!state.component) load();
+  }, []);
+  if (state.component) return html`<${state.component} ...${props} />`;
+  return html`<${Pending} resource=${{ error: state.error, reload: load }} label="the page" />`;
+}
+
+function AdminOnly() {
+  return html`<div class="card"><h1>Administrators only</h1><p>This page is for the console's administrators. <a href="#/">Go to the overview</a>.</p></div>`;
 }
 
 function App() {
@@ -70,10 +93,13 @@ function App() {
   if (route.path === '/setup') return html`<${Setup} onSignedIn=${signedIn} />`;
   if (route.path === '/sign-in' || me === null) return html`<${SignIn} query=${route.query} onSignedIn=${signedIn} />`;
   if (me === undefined) return html`<div class="auth-page" aria-busy="true"><p class="muted">Loading…</p></div>`;
-  const Page = page ? page.component : NotFound;
-  return html`<${Shell} me=${me} path=${route.path}>
-    <${Page} key=${route.path} me=${me} query=${route.query} onMeChange=${(u) => { applyPreferences(u); setMe(u); }} />
-  <//>`;
+  const props = { me, query: route.query, onMeChange: (u) => { applyPreferences(u); setMe(u); } };
+  let content;
+  if (!page) content = html`<${NotFound} />`;
+  else if (page.admin && !me.isAdmin) content = html`<${AdminOnly} />`;
+  else if (page.load) content = html`<${LazyPage} key=${route.path} page=${page} ...${props} />`;
+  else content = html`<${page.component} key=${route.path} ...${props} />`;
+  return html`<${Shell} me=${me} path=${route.path}>${content}<//>`;
 }
 
 render(html`<${App} />`, document.getElementById('app'));
