@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <typeindex>
 #include <unordered_map>
@@ -19,6 +20,17 @@ namespace core::http {
 namespace bhttp = boost::beast::http;
 using Status = bhttp::status;
 using Verb = bhttp::verb;
+
+// The body of a route whose gate streams it (Router::gate_body with `stream`): its handler reads
+// it piece by piece as it arrives, so that no more than a piece is held at once.
+class BodyStream {
+ public:
+  virtual ~BodyStream() = default;
+  // The next piece of the body (what one read gave, at most tens of KiB), or nullopt once all of
+  // it has been read. Throws Problem 413 once the body passes the route's limit, and Problem 400
+  // when the client stops sending before its end (closed, or silent past the read timeout).
+  virtual boost::asio::awaitable<std::optional<std::string>> next() = 0;
+};
 
 struct Request {
   Verb method = Verb::unknown;
@@ -32,6 +44,8 @@ struct Request {
   std::map<std::string, std::string, std::less<>> params;  // path parameters, decoded
   bhttp::fields headers;
   std::string body;
+  // Set, instead of `body`, while the handler of a streamed route runs (Router::gate_body).
+  BodyStream* body_stream = nullptr;
   std::string request_id;
   std::string remote_address;
   std::chrono::steady_clock::time_point received_at = std::chrono::steady_clock::now();

@@ -60,6 +60,9 @@ class Router {
   struct BodyGate {
     std::size_t limit = 0;
     std::function<boost::asio::awaitable<void>(Request&)> admit;
+    // The handler reads the body itself, as it arrives (Request::body_stream), instead of the
+    // server reading all of it first.
+    bool stream = false;
   };
   void gate_body(Verb method, std::string path, BodyGate gate);
   // The gate of the request's method and path, or nullptr.

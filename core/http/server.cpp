@@ -120,6 +120,44 @@ Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, co
   return req;
 }
 
+using RequestParser = bhttp::request_parser<bhttp::string_body>;
+
+// The body of a streamed route (Router::BodyGate::stream), read from the connection as the handler
+// asks for it: each read's bytes are moved out of the parser's body, which starts empty again.
+class ParserBodyStream final : public BodyStream {
+ public:
+  ParserBodyStream(beast::tcp_stream& stream, beast::flat_buffer& buffer, RequestParser& parser,
+                   std::chrono::steady_clock::duration read_timeout, std::size_t limit)
+      : stream_(stream), buffer_(buffer), parser_(parser), read_timeout_(read_timeout), limit_(limit) {}
+
+  awaitable<std::optional<std::string>> next() override {
+    for (;;) {
+      auto& body = parser_.get().body();
+      if (!body.empty()) {
+        std::string piece = std::move(body);
+        body.clear();
+        co_return piece;
+      }
+      if (parser_.is_done()) co_return std::nullopt;
+      beast::error_code ec;
+      stream_.expires_after(read_timeout_);
+      co_await bhttp::async_read_some(stream_, buffer_, parser_, asio::redirect_error(use_awaitable, ec));
+      stream_.expires_never();
+      if (ec == bhttp::error::body_limit)
+        throw Problem(Status::payload_too_large, "body-too-large",
+                      "the request body exceeds " + std::to_string(limit_) + " bytes");
+      if (ec) throw Problem::bad_request("the request body ended before it was complete");
+    }
+  }
+
+ private:
+  beast::tcp_stream& stream_;
+  beast::flat_buffer& buffer_;
+  RequestParser& parser_;
+  std::chrono::steady_clock::duration read_timeout_;
+  std::size_t limit_;
+};
+
 }  // namespace
 
 awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> conn) {
@@ -144,6 +182,8 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     conn->busy = !ec;
     std::optional<Problem> early;
     std::exception_ptr gate_failure;
+    bool streamed = false;  // the handler reads the body (ParserBodyStream)
+    const Router::BodyGate* gate = nullptr;
     Request req;
     const auto too_large = [&] {
       return Problem(Status::payload_too_large, "body-too-large",
@@ -159,7 +199,8 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     } else {
       req = request_from(parser, peer);
       // A gated route admits the caller before its body is read (Router::gate_body).
-      if (const auto* gate = options_.body_gates ? options_.body_gates->body_gate(req) : nullptr) {
+      gate = options_.body_gates ? options_.body_gates->body_gate(req) : nullptr;
+      if (gate) {
         limit = gate->limit;
         try {
           co_await gate->admit(req);
@@ -178,12 +219,16 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
           co_await bhttp::async_write(stream, cont, asio::redirect_error(use_awaitable, ec));
           if (ec) break;
         }
-        stream.expires_after(options_.read_timeout);
-        co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
-        if (ec == bhttp::error::body_limit) {
-          early.emplace(too_large());
-        } else if (ec) {
-          break;
+        if (gate && gate->stream) {
+          streamed = true;
+        } else {
+          stream.expires_after(options_.read_timeout);
+          co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+          if (ec == bhttp::error::body_limit) {
+            early.emplace(too_large());
+          } else if (ec) {
+            break;
+          }
         }
       }
     }
@@ -197,6 +242,12 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
       res = co_await pipeline_.run(req, rethrow);
     } else if (early) {
       res = co_await reject(req, std::move(*early));
+    } else if (streamed) {
+      ParserBodyStream body(stream, buffer, parser, options_.read_timeout, limit);
+      req.body_stream = &body;
+      res = co_await handle(req);
+      req.body_stream = nullptr;
+      if (!parser.is_done()) keep_alive = false;  // the rest of the body is not read: close
     } else {
       req.body = std::move(parser.get().body());
       res = co_await handle(req);

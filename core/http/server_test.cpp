@@ -4,11 +4,13 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "core/testing/testing.hpp"
+#include "core/util/digest.hpp"
 
 #include <gtest/gtest.h>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <thread>
 
 using namespace core;
@@ -205,4 +207,82 @@ TEST_F(ServerTest, ShutdownDeadlineClosesStragglers) {
   server.reset();
   // Past the deadline the connection was closed under the slow handler: no response arrived.
   EXPECT_TRUE(error.has_value());
+}
+
+namespace {
+
+// A route whose gate streams its body (Router::gate_body with `stream`): the handler reads it piece
+// by piece and answers what it saw; `read_body` false: a handler that answers without reading.
+struct StreamedBodyTest : ServerTest {
+  std::atomic<bool> saw_too_large{false};
+  StreamedBodyTest() {
+    const auto admit = [](Request&) -> awaitable<void> { co_return; };
+    router.gate_body(Verb::post, "/stream", {.limit = 200'000, .admit = admit, .stream = true});
+    router.post("/stream", [this](Request& req) -> awaitable<Response> {
+      std::size_t size = 0, pieces = 0, largest = 0;
+      Sha256 digest;
+      try {
+        for (;;) {
+          auto piece = co_await req.body_stream->next();
+          if (!piece) break;
+          size += piece->size();
+          largest = std::max(largest, piece->size());
+          ++pieces;
+          digest.update(*piece);
+        }
+      } catch (const Problem& p) {
+        if (p.status() == Status::payload_too_large) saw_too_large = true;
+        throw;
+      }
+      co_return Response::json({{"size", size}, {"pieces", pieces}, {"largest", largest}, {"sha256", digest.hex()}});
+    });
+    router.gate_body(Verb::post, "/unread", {.limit = 200'000, .admit = admit, .stream = true});
+    router.post("/unread", [](Request&) -> awaitable<Response> { co_return Response::json({{"read", false}}); });
+  }
+  std::uint16_t start_streaming() { return start({.body_limit = 1024, .body_gates = &router}); }
+};
+
+}  // namespace
+
+TEST_F(StreamedBodyTest, TheHandlerReadsTheBodyPieceByPieceAndTheConnectionStaysOpen) {
+  const auto port = start_streaming();
+  HttpClient client(port);
+  std::string body(150'000, '\0');
+  for (std::size_t i = 0; i < body.size(); ++i) body[i] = static_cast<char>('a' + i % 26);
+  const auto res = client.request("POST", "/stream", body);
+  ASSERT_EQ(res.status, 200u) << res.body;
+  EXPECT_EQ(res.json()["size"], body.size());
+  EXPECT_EQ(res.json()["sha256"], sha256_hex(body));
+  EXPECT_LT(res.json()["largest"].get<std::size_t>(), body.size()) << "never the whole body at once";
+  EXPECT_GE(res.json()["pieces"].get<std::size_t>(), 2u);
+  // the body was read to its end: the connection serves the next request
+  EXPECT_EQ(client.request("GET", "/echo/again").status, 200u);
+  // an empty body: no piece at all
+  const auto empty = client.request("POST", "/stream", "");
+  EXPECT_EQ(empty.json()["pieces"], 0);
+}
+
+TEST_F(StreamedBodyTest, AChunkedBodyPastTheLimitIs413WhileTheHandlerReads) {
+  const auto port = start_streaming();
+  HttpClient client(port);
+  std::string chunked = "POST /stream HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (int i = 0; i < 30; ++i) chunked += "2000\r\n" + std::string(0x2000, 'a') + "\r\n";  // 240 KiB
+  chunked += "0\r\n\r\n";
+  client.send_raw(chunked);
+  const auto res = client.read_response();
+  EXPECT_EQ(res.status, 413u);
+  EXPECT_NE(res.json()["detail"].get<std::string>().find("200000"), std::string::npos);
+  EXPECT_TRUE(saw_too_large) << "the handler saw the 413 (to drop what it kept)";
+  EXPECT_TRUE(client.closed_by_server());
+  // announced too large: 413 before the handler runs
+  HttpClient other(port);
+  EXPECT_EQ(other.request("POST", "/stream", std::string(250'000, 'b')).status, 413u);
+}
+
+TEST_F(StreamedBodyTest, AHandlerThatLeavesTheBodyUnreadClosesTheConnection) {
+  const auto port = start_streaming();
+  HttpClient client(port);
+  const auto res = client.request("POST", "/unread", std::string(100'000, 'c'));
+  EXPECT_EQ(res.status, 200u);
+  EXPECT_TRUE(client.closed_by_server()) << "the rest of the body would be read as the next request";
 }

@@ -1,6 +1,7 @@
 #include "core/util/digest.hpp"
 
 #include <cstdint>
+#include <stdexcept>
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -27,6 +28,21 @@ std::string sha256_hex(std::string_view data) {
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
   return hex(digest, len);
+}
+
+Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
+  if (!ctx_ || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1) throw std::runtime_error("SHA-256 unavailable");
+}
+
+Sha256::~Sha256() { EVP_MD_CTX_free(ctx_); }
+
+void Sha256::update(std::string_view data) { EVP_DigestUpdate(ctx_, data.data(), data.size()); }
+
+std::string Sha256::hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx_, digest, &len);
+  return core::hex(digest, len);
 }
 
 std::string sha512_hex(std::string_view data) {

@@ -4,10 +4,28 @@
 #include <string>
 #include <string_view>
 
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX
+
 namespace core {
 
 // SHA-256 of `data`, lowercase hex (64 characters).
 std::string sha256_hex(std::string_view data);
+
+// SHA-256 of data given piece by piece (a body streamed to storage): update() with each piece,
+// then hex() once.
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  void update(std::string_view data);
+  // Of everything given, lowercase hex (64 characters); the object is spent after it.
+  std::string hex();
+
+ private:
+  ::evp_md_ctx_st* ctx_;
+};
 
 // SHA-512 of `data`, lowercase hex (128 characters).
 std::string sha512_hex(std::string_view data);

@@ -10,6 +10,20 @@ TEST(Digest, Sha256OfKnownInputs) {
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST(Digest, Sha256OfPiecesIsTheDigestOfTheWhole) {
+  Sha256 none;
+  EXPECT_EQ(none.hex(), sha256_hex(""));
+  // FIPS 180-2's two-block message, in pieces that cut its blocks anywhere
+  const std::string whole = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  Sha256 pieces;
+  pieces.update(whole.substr(0, 1));
+  pieces.update(whole.substr(1, 30));
+  pieces.update("");
+  pieces.update(whole.substr(31));
+  EXPECT_EQ(pieces.hex(), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(whole), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
 TEST(Digest, Sha512AndHmacSha512OfKnownInputs) {
   // FIPS 180-2's "abc" and RFC 4231 test case 2.
   EXPECT_EQ(sha512_hex("abc"),

@@ -11,6 +11,12 @@
 #include "core/util/strings.hpp"
 #include "ops_console/identity/routes.hpp"
 
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
 namespace ops_console {
 
 using boost::asio::awaitable;
@@ -39,12 +45,20 @@ constexpr std::string_view kUploadTokenByHash =
 constexpr std::string_view kEvidenceTicketExists = "SELECT 1 FROM tickets WHERE id = $1 AND deleted_at IS NULL";
 constexpr std::string_view kEvidenceCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
 
-// $7: the bytes in base64 (the pool binds text). A repeat of the same bytes by the same token
-// inserts nothing; the existing record is then read by kExistingEvidence.
+// An upload's bytes are stored as they arrive, in parts of kPartBytes (migration 0029): the upload's
+// row at its first byte, a part each time kPartBytes have come, then its record.
+constexpr std::string_view kStartUpload = "INSERT INTO log_evidence_uploads (token_id) VALUES ($1) RETURNING id::text";
+// $3: the part in base64 (the pool binds text).
+constexpr std::string_view kStorePart =
+    "INSERT INTO log_evidence_parts (upload_id, seq, bytes) VALUES ($1::uuid, $2, decode($3, 'base64'))";
+constexpr std::string_view kDropUpload = "DELETE FROM log_evidence_uploads WHERE id = $1::uuid";
+
+// The record of a complete upload. A repeat of the same bytes by the same token inserts nothing;
+// the upload is then dropped and the existing record read by kExistingEvidence.
 constexpr std::string_view kInsertEvidence = R"sql(
   WITH used AS (UPDATE upload_tokens SET last_used_at = now() WHERE id = $1)
-  INSERT INTO log_evidence AS e (token_id, sha256, size_bytes, content_type, file_name, ticket_id, company_id, content)
-  VALUES ($1, $2, $3, $4, $5, $6, $8, decode($7, 'base64'))
+  INSERT INTO log_evidence AS e (id, token_id, sha256, size_bytes, content_type, file_name, ticket_id, company_id)
+  VALUES ($7::uuid, $1, $2, $3, $4, $5, $6, $8)
   ON CONFLICT (token_id, sha256) DO NOTHING
   RETURNING log_evidence_json(e)
 )sql";
@@ -57,15 +71,27 @@ constexpr std::string_view kListEvidence = R"sql(
   FROM (SELECT * FROM log_evidence ORDER BY uploaded_at DESC, id LIMIT 500) e
 )sql";
 constexpr std::string_view kOneEvidence = "SELECT log_evidence_json(e) FROM log_evidence e WHERE id = $1";
-constexpr std::string_view kEvidenceContent =
-    "SELECT file_name, translate(encode(content, 'base64'), E'\\n', '') FROM log_evidence WHERE id = $1";
+constexpr std::string_view kEvidenceContent = R"sql(
+  SELECT e.file_name,
+         (SELECT translate(encode(string_agg(p.bytes, ''::bytea ORDER BY p.seq), 'base64'), E'\n', '')
+          FROM log_evidence_parts p WHERE p.upload_id = e.id)
+  FROM log_evidence e WHERE e.id = $1
+)sql";
 
+// Records past their retention, and uploads cut short (by a crash) more than a day ago.
 constexpr std::string_view kRetainEvidence = R"sql(
-  WITH gone AS (DELETE FROM log_evidence WHERE uploaded_at < now() - make_interval(days => $1) RETURNING 1)
-  SELECT count(*) FROM gone
+  WITH gone AS (
+    DELETE FROM log_evidence_uploads u USING log_evidence e
+    WHERE e.id = u.id AND e.uploaded_at < now() - make_interval(days => $1) RETURNING 1),
+  abandoned AS (
+    DELETE FROM log_evidence_uploads u
+    WHERE u.started_at < now() - interval '1 day' AND NOT EXISTS (SELECT 1 FROM log_evidence e WHERE e.id = u.id)
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM abandoned)
 )sql";
 
 constexpr std::size_t kUploadTokenBytes = 32;
+constexpr std::size_t kPartBytes = 1024 * 1024;
 constexpr std::size_t kContentTypeMax = 200;
 
 const core::json::StringRule kUploadTokenName{.min_length = 1, .max_length = 100};
@@ -133,7 +159,64 @@ awaitable<void> admit_upload(core::db::Pool& db, Request& req) {
 awaitable<void> retain_evidence(core::db::Pool& db, int days) {
   const auto rows = co_await db.query(kRetainEvidence, days);
   const auto deleted = rows.front().get<std::int64_t>(0);
+  const auto abandoned = rows.front().get<std::int64_t>(1);
   if (deleted > 0) core::log::info("log evidence past its retention deleted", {{"records", deleted}, {"days", days}});
+  if (abandoned > 0) core::log::info("log evidence uploads cut short deleted", {{"uploads", abandoned}});
+}
+
+// The upload's body, stored as it arrives (kPartBytes at a time) while its SHA-256 is computed; then
+// its record, or the existing one for a repeat. Whatever fails on the way (413 past the cap, the
+// client gone, the database) drops what was stored of it. Answers 201 with a new record, 200 with
+// the one a repeat matched.
+awaitable<Response> receive_upload(core::db::Pool& db, Request& req, const EvidenceUpload& upload) {
+  std::optional<std::string> upload_id;  // the upload's row, made at its first byte
+  std::exception_ptr failure;
+  try {
+    core::Sha256 digest;
+    std::int64_t size = 0;
+    int seq = 0;
+    std::string part;
+    // Without a stream (a handler called outside the server), the body read already is the one piece.
+    std::optional<std::string> whole = req.body_stream ? std::nullopt : std::optional(std::move(req.body));
+    const auto next = [&]() -> awaitable<std::optional<std::string>> {
+      if (req.body_stream) co_return co_await req.body_stream->next();
+      co_return std::exchange(whole, std::nullopt);
+    };
+    const auto store = [&](std::size_t bytes) -> awaitable<void> {  // the first `bytes` of `part`
+      if (!upload_id) upload_id = (co_await db.query(kStartUpload, upload.token_id)).front().get<std::string>(0);
+      const int part_seq = seq++;
+      co_await db.query(kStorePart, *upload_id, part_seq, core::base64(std::string_view(part).substr(0, bytes)));
+      part.erase(0, bytes);
+    };
+    for (;;) {
+      auto piece = co_await next();
+      if (!piece) break;
+      digest.update(*piece);
+      size += static_cast<std::int64_t>(piece->size());
+      part += *piece;
+      while (part.size() >= kPartBytes) co_await store(kPartBytes);
+    }
+    if (size == 0) throw Problem::invalid_field("body", "is empty: the file to keep is the request body");
+    if (!part.empty()) co_await store(part.size());
+    const std::string sha256 = digest.hex();
+    const auto rows = co_await db.query(kInsertEvidence, upload.token_id, sha256, size, upload.content_type,
+                                        upload.file_name, upload.ticket_id, *upload_id, upload.company_id);
+    if (!rows.empty()) co_return Response::json_text(std::string(rows.front().text(0)), core::http::Status::created);
+    co_await db.query(kDropUpload, *std::exchange(upload_id, std::nullopt));
+    const auto existing = co_await db.query(kExistingEvidence, upload.token_id, sha256);
+    if (existing.empty()) throw Problem::conflict("the same upload is under way; try again");
+    co_return Response::json_text(std::string(existing.front().text(0)));
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  if (upload_id) {
+    try {
+      co_await db.query(kDropUpload, *upload_id);
+    } catch (const std::exception& e) {  // the retention job drops it a day later
+      core::log::warn("a failed log evidence upload could not be dropped", {{"error", e.what()}});
+    }
+  }
+  std::rethrow_exception(failure);
 }
 
 }  // namespace
@@ -175,21 +258,13 @@ void install_log_evidence_routes(core::app::Context& ctx, std::shared_ptr<identi
     co_return Response::empty();
   });
 
-  // The upload: admitted before its body is read (the gate), then stored.
-  ctx.router.gate_body(core::http::Verb::post, std::string(kUploadPath),
-                       {.limit = settings.max_bytes, .admit = [&db](Request& req) { return admit_upload(db, req); }});
+  // The upload: admitted before its body is read (the gate), then its body stored as it arrives.
+  ctx.router.gate_body(
+      core::http::Verb::post, std::string(kUploadPath),
+      {.limit = settings.max_bytes, .admit = [&db](Request& req) { return admit_upload(db, req); }, .stream = true});
   routes.post(kUploadPath, Access::open(), [&db](Request& req) -> awaitable<Response> {
     if (!req.get<EvidenceUpload>()) co_await admit_upload(db, req);  // the server runs the gate; this is a guard
-    const auto& upload = *req.get<EvidenceUpload>();
-    if (req.body.empty()) throw Problem::invalid_field("body", "is empty: the file to keep is the request body");
-    const std::string sha256 = core::sha256_hex(req.body);
-    const auto size = static_cast<std::int64_t>(req.body.size());
-    const auto rows = co_await db.query(kInsertEvidence, upload.token_id, sha256, size, upload.content_type,
-                                        upload.file_name, upload.ticket_id, core::base64(req.body), upload.company_id);
-    if (!rows.empty()) co_return Response::json_text(std::string(rows.front().text(0)), core::http::Status::created);
-    const auto existing = co_await db.query(kExistingEvidence, upload.token_id, sha256);
-    if (existing.empty()) throw Problem::conflict("the same upload is under way; try again");
-    co_return Response::json_text(std::string(existing.front().text(0)));
+    co_return co_await receive_upload(db, req, *req.get<EvidenceUpload>());
   });
 
   routes.get(kUploadPath, [&db](Request&) { return core::app::json_document(db, kListEvidence); });

@@ -13,10 +13,12 @@
 //
 // The upload admits its body itself (core::http::Router::gate_body): the token, the query and the
 // ticket or company are checked once the header is read, before a byte of the body is, and the
-// body is read with LOG_EVIDENCE_MAX_BYTES as its cap instead of HTTP_MAX_BODY_BYTES (a larger
-// Content-Length: 413 at once; a longer chunked body: 413 at the byte past the cap). A refused
-// upload's body is never read, and nothing is stored. A daily job (every 24 hours from start) deletes
-// the records older than LOG_EVIDENCE_RETENTION_DAYS.
+// body is streamed to storage as it arrives, with LOG_EVIDENCE_MAX_BYTES as its cap instead of
+// HTTP_MAX_BODY_BYTES (a larger Content-Length: 413 at once; a longer chunked body: 413 at the byte
+// past the cap, and what was stored of it is dropped). The bytes go to log_evidence_parts 1 MiB at a
+// time (migration 0029): an upload holds one part in memory, whatever its size. A refused upload's
+// body is never read, and nothing is stored. A daily job (every 24 hours from start) deletes the
+// records older than LOG_EVIDENCE_RETENTION_DAYS, and uploads a crash cut short a day ago.
 #include "core/app/service.hpp"
 #include "core/config/config.hpp"
 #include "ops_console/identity/identity.hpp"

@@ -1,7 +1,9 @@
 // Log evidence (issue 33): upload tokens (shown once, revocable), the public upload route admitted
-// before its body is read (token, metadata, its own size cap), a repeated upload recognised, the
-// download as an attachment, and the daily retention on a hand-moved clock.
+// before its body is read (token, metadata, its own size cap), the body streamed to storage in
+// parts (nothing left of a refused or repeated one), a repeated upload recognised, the download as
+// an attachment, and the daily retention on a hand-moved clock.
 #include "core/testing/manual_clock.hpp"
+#include "core/util/digest.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -43,6 +45,14 @@ struct LogEvidenceTest : ConsoleTest {
     return core::testing::http(svc->port(), "POST", "/api/log-evidence" + query, body, headers);
   }
   std::string stored() { return sql("SELECT count(*) FROM log_evidence"); }
+  // Uploads without a record (under way, or left by a failure) and parts without an upload: "0 0"
+  // once every upload has ended.
+  std::string unfinished() {
+    return sql(
+        "SELECT (SELECT count(*) FROM log_evidence_uploads u WHERE NOT EXISTS "
+        "(SELECT 1 FROM log_evidence e WHERE e.id = u.id)) || ' ' || (SELECT count(*) FROM log_evidence_parts p "
+        "WHERE NOT EXISTS (SELECT 1 FROM log_evidence e WHERE e.id = p.upload_id))");
+  }
   // A request whose header announces a body that is never sent: the answer's status (a server that
   // waited for the body would time the test out instead).
   unsigned announced_only(const std::string& head) {
@@ -77,7 +87,8 @@ TEST_F(LogEvidenceTest, AnUploadIsStoredWithItsDigestAndARepeatIsRecognised) {
   ASSERT_EQ(first.status, 201u) << first.body;
   const json record = first.json();
   EXPECT_EQ(record["size"], 24);
-  EXPECT_EQ(record["sha256"], sql("SELECT encode(sha256(content), 'hex') FROM log_evidence"));
+  EXPECT_EQ(record["sha256"],
+            sql("SELECT encode(sha256(string_agg(bytes, ''::bytea ORDER BY seq)), 'hex') FROM log_evidence_parts"));
   EXPECT_EQ(record["fileName"], "backup.log");
   EXPECT_EQ(record["contentType"], "text/plain");
   EXPECT_EQ(record["ticketId"], 42);
@@ -89,6 +100,7 @@ TEST_F(LogEvidenceTest, AnUploadIsStoredWithItsDigestAndARepeatIsRecognised) {
   EXPECT_EQ(again.status, 200u) << again.body;
   EXPECT_EQ(again.json()["id"], record["id"]);
   EXPECT_EQ(stored(), "1");
+  EXPECT_EQ(unfinished(), "0 0") << "the repeat's bytes are dropped";
   // From another source it is its own record.
   EXPECT_EQ(upload(new_token("tool")["token"], "?fileName=backup.log", log).status, 201u);
   EXPECT_EQ(stored(), "2");
@@ -122,7 +134,7 @@ TEST_F(LogEvidenceTest, BadUploadsGetAProblemAndStoreNothing) {
   EXPECT_EQ(over.status, 413u) << over.body;
   EXPECT_NE(over.body.find("exceeds 1000 bytes"), std::string::npos);
   EXPECT_EQ(upload(token, "?fileName=a.log", std::string(1000, 'x')).status, 201u);  // the cap itself is fine
-  sql("DELETE FROM log_evidence");
+  sql("DELETE FROM log_evidence_uploads");
 
   const auto ticket = upload(token, "?fileName=a.log&ticketId=999", "text");
   EXPECT_EQ(ticket.status, 400u) << ticket.body;
@@ -150,6 +162,41 @@ TEST_F(LogEvidenceTest, BadUploadsGetAProblemAndStoreNothing) {
   EXPECT_EQ(call("DELETE", "/api/admin/upload-tokens/" + token_id, nullptr, boss).status, 404u);
 
   EXPECT_EQ(stored(), "0");
+  EXPECT_EQ(unfinished(), "0 0");
+}
+
+// The body goes to storage 1 MiB at a time as it arrives: a large upload is its parts, read back
+// whole; one that passes the cap after a part was stored leaves nothing.
+TEST_F(LogEvidenceTest, TheBodyIsStoredInPartsAndOnePastTheCapLeavesNothing) {
+  start_evidence({{"LOG_EVIDENCE_MAX_BYTES", std::to_string(3 * 1024 * 1024)}});
+  const std::string token = new_token("rmm scripts")["token"];
+  std::string log(2 * 1024 * 1024 + 512 * 1024, '\0');
+  std::uint32_t x = 7;
+  for (auto& c : log) c = static_cast<char>((x = x * 1664525u + 1013904223u) >> 24);  // not compressible
+  const auto res = upload(token, "?fileName=large.bin", log, "application/octet-stream");
+  ASSERT_EQ(res.status, 201u) << res.body;
+  const std::string id = res.json()["id"];
+  EXPECT_EQ(res.json()["size"], log.size());
+  EXPECT_EQ(res.json()["sha256"], core::sha256_hex(log));
+  EXPECT_EQ(sql("SELECT string_agg(length(bytes)::text, ',' ORDER BY seq) FROM log_evidence_parts WHERE upload_id = '" +
+                id + "'"),
+            "1048576,1048576,524288");
+  const auto content = call("GET", "/api/log-evidence/" + id + "/content", nullptr, tech);
+  ASSERT_EQ(content.status, 200u);
+  EXPECT_TRUE(content.body == log) << "the download is the upload, byte for byte";
+
+  // chunked (no Content-Length to refuse it up front): 413 at the byte past the cap, after three
+  // parts were stored, and they are dropped
+  std::string chunked = "POST /api/log-evidence?fileName=over.bin HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                        token + "\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (int i = 0; i < 13; ++i) chunked += "40000\r\n" + std::string(0x40000, static_cast<char>('a' + i)) + "\r\n";
+  chunked += "0\r\n\r\n";  // 3.25 MiB in all
+  core::testing::HttpClient client(svc->port());
+  client.send_raw(chunked);
+  const auto over = client.read_response();
+  EXPECT_EQ(over.status, 413u) << over.body;
+  EXPECT_EQ(stored(), "1");
+  EXPECT_EQ(unfinished(), "0 0");
 }
 
 // The upload's own cap replaces HTTP_MAX_BODY_BYTES for it alone; a refused caller's body is not read.
@@ -177,6 +224,13 @@ TEST_F(LogEvidenceTest, RetentionDeletesOldEvidenceDaily) {
   ASSERT_EQ(upload(token, "?fileName=recent.log", "recent").status, 201u);
   sql("UPDATE log_evidence SET uploaded_at = now() - interval '31 days' WHERE file_name = 'old.log'");
   sql("UPDATE log_evidence SET uploaded_at = now() - interval '29 days' WHERE file_name = 'recent.log'");
+  // uploads a crash cut short, two days and an hour ago: the older one goes
+  const std::string token_id = sql("SELECT id FROM upload_tokens");
+  sql("INSERT INTO log_evidence_uploads (id, token_id, started_at) VALUES ('00000000-0000-4000-8000-000000000001', " +
+      token_id + ", now() - interval '2 days'), ('00000000-0000-4000-8000-000000000002', " + token_id +
+      ", now() - interval '1 hour')");
+  sql("INSERT INTO log_evidence_parts (upload_id, seq, bytes) VALUES ('00000000-0000-4000-8000-000000000001', 0, "
+      "'\\x00'), ('00000000-0000-4000-8000-000000000002', 0, '\\x00')");
   const int before = clock->rounds("log evidence retention");
   clock->advance(std::chrono::hours(23));
   EXPECT_EQ(clock->rounds("log evidence retention"), before);
@@ -184,4 +238,8 @@ TEST_F(LogEvidenceTest, RetentionDeletesOldEvidenceDaily) {
   clock->advance(std::chrono::hours(1));
   EXPECT_EQ(clock->rounds("log evidence retention"), before + 1);
   EXPECT_EQ(sql("SELECT string_agg(file_name, ',') FROM log_evidence"), "recent.log");
+  EXPECT_EQ(sql("SELECT string_agg(id::text, ',') FROM log_evidence_uploads u WHERE NOT EXISTS "
+                "(SELECT 1 FROM log_evidence e WHERE e.id = u.id)"),
+            "00000000-0000-4000-8000-000000000002");
+  EXPECT_EQ(sql("SELECT count(*) FROM log_evidence_parts"), "2") << "recent.log's and the hour-old upload's";
 }

@@ -75,7 +75,7 @@ for (const [name, viewport] of Object.entries(viewports)) {
 
       // with the keyboard: the skip link, then the figures' table behind a chart
       await page.keyboard.press('Home');
-      await tabTo(page, page.getByRole('link', { name: 'Preferences' }));
+      await tabTo(page, page.getByRole('button', { name: 'Sign out' }));
       if (name === 'phone') await assertFitsWidth(page, 'the overview');
       await assertAccessibleInBothThemes(page, `the overview (${name})`);
       await page.emulateMedia({ colorScheme: 'light' });

@@ -30,7 +30,7 @@ test('desktop: the sections, and a page fetched only when it is opened', async (
 
     // the mobile section lists its pages in its own tab bar, not under the top bar
     await sections.getByRole('link', { name: 'Mobile' }).click();
-    await page.getByRole('navigation', { name: 'Mobile sections' }).waitFor();
+    await page.getByRole('navigation', { name: 'Mobile sections' }).getByRole('link', { name: 'Tickets' }).waitFor();
     assert.equal(await page.locator('nav.subnav').count(), 0);
     page.assertClean([allowSignInProbe]);
   } finally {

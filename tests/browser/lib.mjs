@@ -24,6 +24,14 @@ export const opsConsole = {
   get url() { return required('OPS_CONSOLE_URL'); },
   get adminEmail() { return required('OPS_ADMIN_EMAIL'); },
   get adminPassword() { return required('OPS_ADMIN_PASSWORD'); },
+  // The console whose vendors are the sandbox's fakes (tests/browser/run), for the pages whose
+  // routes call one: same seeds, same administrator. `who` with `console: 'vendors'` signs in
+  // there (createUser(prefix, {console: 'vendors'}) makes such a user; vendorsAdmin() is its
+  // administrator); routeJson, setPreferences and coldLoad follow the page to its console.
+  vendors: {
+    get url() { return required('OPS_CONSOLE_VENDORS_URL'); },
+    get sandboxUrl() { return required('SANDBOX_URL'); },
+  },
 };
 
 // A name no other test file of this run uses (the services are shared by every file):
@@ -105,7 +113,7 @@ export async function tabTo(page, target, limit = 25) {
 // A console user of the calling test's own (`ops-console create-user`, as an operator makes one),
 // so that a test that changes its user's theme, zone or channels disturbs no other file running at
 // the same time. Returns { email, password }.
-export function createUser(prefix, { admin = false, permissions = [] } = {}) {
+export function createUser(prefix, { admin = false, permissions = [], console: which = 'main' } = {}) {
   const email = `${unique(prefix)}@browser.example`.toLowerCase();
   const password = `pw-${unique(prefix)}-${Math.random().toString(36).slice(2)}`;
   const args = ['create-user', '--email', email, '--name', `${prefix} tester`, '--password-stdin'];
@@ -113,10 +121,29 @@ export function createUser(prefix, { admin = false, permissions = [] } = {}) {
   for (const p of permissions) args.push('--permission', p);
   execFileSync(required('OPS_CONSOLE_BIN'), args, {
     input: `${password}\n`,
-    env: { ...process.env, DATABASE_URL: required('OPS_CONSOLE_DATABASE_URL') },
+    env: {
+      ...process.env,
+      DATABASE_URL: required(which === 'vendors' ? 'OPS_CONSOLE_VENDORS_DATABASE_URL' : 'OPS_CONSOLE_DATABASE_URL'),
+    },
     stdio: ['pipe', 'ignore', 'inherit'],
   });
-  return { email, password };
+  return { email, password, console: which };
+}
+
+// The administrator of the console whose vendors are the sandbox's fakes, as a `who`.
+export function vendorsAdmin() {
+  return { email: opsConsole.adminEmail, password: opsConsole.adminPassword, console: 'vendors' };
+}
+
+// The console `who` belongs to (opsConsole.url unless `console: 'vendors'`).
+function consoleUrl(who) {
+  return who && who.console === 'vendors' ? opsConsole.vendors.url : opsConsole.url;
+}
+
+// The console the page is on (its origin), the first console before the page has been anywhere.
+function pageConsole(page) {
+  const at = page.url();
+  return at.startsWith('http') ? new URL(at).origin : opsConsole.url;
 }
 
 // Signs in through the sign-in page as a person does (the administrator unless `who` says
@@ -124,28 +151,35 @@ export function createUser(prefix, { admin = false, permissions = [] } = {}) {
 // The shell's first probe of the session (GET /api/auth/me) is a 401 before sign-in: allow it
 // with `allowSignInProbe` in assertClean.
 export async function signIn(page, hash = '#/', who = { email: opsConsole.adminEmail, password: opsConsole.adminPassword }) {
-  await page.goto(`${opsConsole.url}/${hash}`);
+  await page.goto(`${consoleUrl(who)}/${hash}`);
   await page.getByLabel('E-mail').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('main#main').waitFor();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
+// Follows a section's link in the top bar as a person does: at a phone width, "Menu" first.
+export async function goToSection(page, name) {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible() && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
+}
 export const allowSignInProbe = /^http 401 GET .*\/api\/auth\/me$/;
 
 // A route's document as the signed-in page's user gets it (the page's own cookie): what the test
 // compares the page's figures with.
 export async function routeJson(page, path) {
-  const res = await page.request.get(`${opsConsole.url}${path}`);
+  const res = await page.request.get(`${pageConsole(page)}${path}`);
   assert.equal(res.status(), 200, `${path} answers 200`);
   return res.json();
 }
 
 // Sets the user's theme and zone through the routes, and reloads, as a preference change does.
 export async function setPreferences(page, { theme, timezone }) {
-  if (theme) assert.equal((await page.request.put(`${opsConsole.url}/api/me/theme`, { data: { theme } })).status(), 200);
+  const base = pageConsole(page);
+  if (theme) assert.equal((await page.request.put(`${base}/api/me/theme`, { data: { theme } })).status(), 200);
   if (timezone) {
-    assert.equal((await page.request.put(`${opsConsole.url}/api/me/timezone`, { data: { timezone } })).status(), 200);
+    assert.equal((await page.request.put(`${base}/api/me/timezone`, { data: { timezone } })).status(), 200);
   }
 }
 
@@ -201,8 +235,9 @@ export async function coldLoad(page, hash) {
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   await cdp.send('Network.setBypassServiceWorker', { bypass: true });
+  const base = pageConsole(page);
   await page.goto('about:blank');
-  await page.goto(`${opsConsole.url}/${hash}`);
+  await page.goto(`${base}/${hash}`);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
   await cdp.send('Network.setBypassServiceWorker', { bypass: false });
   await cdp.detach();

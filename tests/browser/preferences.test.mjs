@@ -12,7 +12,8 @@ import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
-  allowSignInProbe, assertAccessible, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, loadTimings, openPage,
+  allowSignInProbe, assertAccessible, assertAccessibleInBothThemes, assertFitsWidth, createUser, goToSection, launch, loadTimings,
+  openPage,
   opsConsole, routeJson, screenshot, signIn, tabTo, viewports,
 } from './lib.mjs';
 
@@ -92,7 +93,7 @@ async function preferencesAt(viewportName) {
     const asOf = page.getByText(/ · as of /);
     assert.match(await asOf.innerText(), /^UTC · as of /, 'the overview is in UTC before a zone is chosen');
 
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Preferences' }).click();
+    await goToSection(page, 'Preferences');
     await page.getByRole('heading', { level: 1, name: 'Preferences' }).waitFor();
     assert.equal(await page.title(), 'Preferences · Ops console');
 
@@ -171,13 +172,13 @@ async function preferencesAt(viewportName) {
       { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(Date.now() - back))), zone);
     assert.ok(localTimes.some((t) => facts.includes(t)), `"${facts}" shows one of ${localTimes}`);
 
-    await page.getByRole('link', { name: 'Overview' }).first().click();
+    await goToSection(page, 'Overview');
     const zoned = await page.getByText(new RegExp(`^${zone} · as of `)).innerText();
     const overviewTimes = await page.evaluate((tz) => [0, 60000].map((back) => new Intl.DateTimeFormat(undefined,
       { timeZone: tz, timeStyle: 'short' }).format(new Date(Date.now() - back))), zone);
     assert.ok(overviewTimes.some((t) => zoned.endsWith(`as of ${t}`)), `the overview's "${zoned}" is in ${zone}: ${overviewTimes}`);
     assert.equal((await routeJson(page, '/api/dashboard/overview')).timezone, zone);
-    await page.getByRole('link', { name: 'Preferences' }).first().click();
+    await goToSection(page, 'Preferences');
     await page.getByRole('heading', { level: 1, name: 'Preferences' }).waitFor();
 
     // --- The matrix: Space on a cell saves it, a reload keeps it, the route says so; a refused
