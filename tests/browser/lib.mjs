@@ -262,3 +262,12 @@ export async function waitForCount(page, selector, count) {
   await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length === n
     && !document.querySelector('[aria-busy="true"]'), [selector, count]);
 }
+
+// Runs one SQL statement on ops-console's database, as the service's own workers would change it
+// (a job's state, a report's narrative: what the browser tests' console, which has no language
+// model, cannot do by itself); returns psql's unaligned rows: [[col, …], …].
+export function consoleSql(statement) {
+  const out = execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-qAt', '-F', '\t', required('OPS_CONSOLE_DATABASE_URL'),
+    '-c', statement], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).map((line) => line.split('\t'));
+}
