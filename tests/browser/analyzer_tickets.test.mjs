@@ -18,6 +18,8 @@ import {
   screenshot, shown, tabTo, waitForCount,
 } from './lib.mjs';
 
+// What pages/analyzer-shared.js cost() shows: four decimals under one unit, two from one up.
+const shownCost = (page, v) => shown.number(page, v, Math.abs(v) >= 1 ? 2 : 4);
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
@@ -61,6 +63,14 @@ for (const name of ['desktop', 'phone']) {
     if (name === 'phone') await assertFitsWidth(page, 'the analyzer ticket list');
     await screenshot(page, `analyzer-tickets-${name}`);
     await assertAccessibleInBothThemes(page, `the analyzer ticket list at ${name} width`);
+
+    // the whole page chosen at once: more than one request may carry, which the page says
+    await page.getByRole('checkbox', { name: `Choose the ${first.items.length} tickets of this page` }).check();
+    const tooMany = page.getByRole('button', { name: `Analyse ${first.items.length} tickets` });
+    assert.equal(await tooMany.isDisabled(), first.items.length > 25);
+    if (first.items.length > 25) await page.getByText(`${first.items.length} chosen: at most 25 at once.`).waitFor();
+    await page.getByRole('button', { name: 'Clear the choice' }).click();
+    await page.getByRole('button', { name: 'Analyse tickets' }).waitFor();
 
     // the next page with the keyboard
     await tabTo(page, page.getByRole('button', { name: 'Next' }), 400);
@@ -116,8 +126,8 @@ for (const name of ['desktop', 'phone']) {
     await page.getByRole('button', { name: 'Analyse 1 ticket' }).click();
     const dialog = page.getByRole('dialog', { name: /Confirm the cost/ });
     await dialog.waitFor();
-    assert.equal(await dialog.getByTestId('confirm-estimate').innerText(), await shown.number(page, refusal.estimate, 4));
-    assert.equal(await dialog.getByTestId('confirm-day-total').innerText(), await shown.number(page, refusal.dayTotal, 4));
+    assert.equal(await dialog.getByTestId('confirm-estimate').innerText(), await shownCost(page, refusal.estimate));
+    assert.equal(await dialog.getByTestId('confirm-day-total').innerText(), await shownCost(page, refusal.dayTotal));
     await screenshot(page, `analyzer-tickets-confirm-${name}`);
     await assertAccessibleInBothThemes(page, `the cost confirmation at ${name} width`);
     await dialog.getByRole('button', { name: /^Analyse: about/ }).click();
@@ -151,8 +161,8 @@ for (const name of ['desktop', 'phone']) {
     await page.getByRole('button', { name: 'Analyse 1 ticket' }).click();
     const block = page.getByTestId('cost-blocked');
     await block.waitFor();
-    assert.ok((await block.innerText()).includes(await shown.number(page, blocked.dayTotal, 4)));
-    assert.ok((await block.innerText()).includes(await shown.number(page, blocked.limit, 4)));
+    assert.ok((await block.innerText()).includes(await shownCost(page, blocked.dayTotal)));
+    assert.ok((await block.innerText()).includes(await shownCost(page, blocked.limit)));
     if (name === 'phone') await assertFitsWidth(page, 'the jobs and the block');
     await screenshot(page, `analyzer-tickets-jobs-${name}`);
 

@@ -14,8 +14,9 @@ import { number } from '../lib/format.js';
 import { Confirm } from '../components/confirm.js';
 import { ErrorBanner } from '../components/messages.js';
 
-// A cost as the routes give it (rounded to a hundredth of a cent): "0.0123".
-export const cost = (v) => (v === null || v === undefined ? '—' : number(v, 4));
+// A cost as the routes give it (rounded to a hundredth of a cent): "0.0123" under one unit,
+// "51.25" from one up.
+export const cost = (v) => (v === null || v === undefined ? '—' : number(v, Math.abs(Number(v)) >= 1 ? 2 : 4));
 
 // The routes' periods (calendar ones in the user's zone, weeks from Monday).
 export const PERIODS = [

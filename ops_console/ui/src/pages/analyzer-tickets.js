@@ -191,25 +191,27 @@ export function AnalyzerTickets({ query }) {
     </div>
     ${batch ? html`<${Jobs} result=${batch.result} tickets=${batch.tickets} onAllEnded=${list.reload} />` : null}
     <section class="card" aria-labelledby="tickets-h">
-      <header><h2 id="tickets-h" class="visually-hidden">Tickets</h2></header>
+      <h2 id="tickets-h" class="visually-hidden">Tickets</h2>
+      ${items.length ? html`<label class="check page-pick"><input type="checkbox" checked=${allOnPage}
+        onChange=${(e) => { const on = e.currentTarget.checked; items.forEach((t) => toggle(t, on)); }} />
+        Choose the ${items.length} tickets of this page</label>` : null}
       ${list.data === undefined ? html`<${Pending} resource=${list} label="tickets" lines=${6} />` : html`
         ${list.error ? html`<${ErrorBanner} error=${list.error} onRetry=${list.reload} />` : null}
         ${!items.length ? html`<${Empty}>${filtered ? 'No ticket matches these filters.' : 'The PSA copy holds no ticket yet.'}<//>` : html`
         <table class="stack-on-phone tickets-table" aria-busy=${list.loading ? 'true' : 'false'}>
           <caption class="visually-hidden">Tickets; choose some to analyse</caption>
           <thead><tr>
-            <th scope="col"><input type="checkbox" aria-label="Choose every ticket of this page" checked=${allOnPage}
-              onChange=${(e) => { const on = e.currentTarget.checked; items.forEach((t) => toggle(t, on)); }} /></th>
+            <th scope="col"><span class="visually-hidden">Chosen</span></th>
             <th scope="col">Ticket</th><th scope="col">Company</th><th scope="col">Status</th>
             <th scope="col">Created</th><th scope="col">Analysis</th>
           </tr></thead>
           <tbody>${items.map((t) => html`<tr key=${t.id} data-ticket=${t.id}>
             <td class="pick"><input type="checkbox" aria-label=${`Choose ${t.ticketNumber}`} checked=${chosen.has(t.id)}
               onChange=${(e) => toggle(t, e.currentTarget.checked)} /></td>
-            <td data-label="Ticket" class="ticket-cell"><span class="mono">${t.ticketNumber}</span> <span class="title">${t.title}</span></td>
+            <td data-label="Ticket" class="ticket-cell"><span><span class="mono">${t.ticketNumber}</span> <span class="title">${t.title}</span></span></td>
             <td data-label="Company">${t.companyName || '—'}</td>
-            <td data-label="Status">${options.statuses.get(t.status) || t.status}${t.priority !== null && t.priority !== undefined
-              ? html` <span class="muted small">· ${options.priorities.get(t.priority) || `priority ${t.priority}`}</span>` : null}</td>
+            <td data-label="Status"><span>${options.statuses.get(t.status) || t.status}${t.priority !== null && t.priority !== undefined
+              ? html` <span class="muted small">· ${options.priorities.get(t.priority) || `priority ${t.priority}`}</span>` : null}</span></td>
             <td data-label="Created"><time datetime=${t.createDate}>${dateTime(t.createDate)}</time></td>
             <td data-label="Analysis"><${AnalysisCell} a=${t.analysis} /></td>
           </tr>`)}</tbody>
