@@ -42,7 +42,7 @@ function Stages({ executionId }) {
       <td data-label="Model">${s.model || '—'}</td>
     </tr>`)}</tbody>
   </table><//>
-  <p class="muted small">Run ${run.id}: ${run.status}, ${number(run.duration_ms)} ms in all.</p>`;
+  <p class="muted small">Run ${run.id}: ${run.status}, started ${dateTime(run.started_at)}, ${number(run.duration_ms)} ms in all.</p>`;
 }
 
 function Traces({ traces }) {
