@@ -1,6 +1,6 @@
 // The phishing pages (#/phishing and #/phishing/campaign?id=…) at a desktop and a phone width, as
 // an analyst of the test's own (phishing read and analyze): the campaigns of
-// GET /api/phishing/campaigns with the route's total and its status filter; analysing a ticket
+// GET /api/phishing/campaigns with the route's total, paging and its status filter; analysing a ticket
 // through the page (a bad id and a missing ticket said under the input, then one of
 // seed/45-phishing.sql's reports with pasted headers, which opens a campaign); that campaign's
 // reports, messages and indicators as GET /api/phishing/campaigns/{id} gives them; closing it
@@ -22,12 +22,13 @@ const ROW = 'table.campaigns tbody tr';
 const SEEDED = '4b7e0c52-5eed-4000-8000-000000000001'; // seed/45-phishing.sql's open, classified campaign
 const shownIds = (page) => page.locator(ROW).evaluateAll((els) => els.map((e) => e.dataset.campaign));
 
-async function assertListIsRoutes(page, status) {
-  const route = await routeJson(page, `/api/phishing/campaigns?limit=25${status ? `&status=${status}` : ''}`);
+// The list as the page shows it is the route's for the same status and offset (20 a page).
+async function assertListIsRoutes(page, status, offset = 0) {
+  const route = await routeJson(page, `/api/phishing/campaigns?limit=20${status ? `&status=${status}` : ''}${offset ? `&offset=${offset}` : ''}`);
   await waitForCount(page, ROW, route.items.length);
-  assert.deepEqual(await shownIds(page), route.items.map((c) => c.id), `the ${status || 'all'} campaigns`);
-  await page.getByRole('navigation', { name: 'Pages of campaigns' })
-    .getByText(`1–${await shown.number(page, route.items.length)} of ${await shown.number(page, route.total)} campaigns`).waitFor();
+  assert.deepEqual(await shownIds(page), route.items.map((c) => c.id), `the ${status || 'all'} campaigns from ${offset}`);
+  const [from, to, total] = await Promise.all([offset + 1, offset + route.items.length, route.total].map((n) => shown.number(page, n)));
+  await page.getByRole('navigation', { name: 'Pages of campaigns' }).getByText(`${from}–${to} of ${total} campaigns`).waitFor();
   return route;
 }
 
@@ -45,6 +46,15 @@ for (const [name, ticket] of [['desktop', 9501], ['phone', 9502]]) {
     if (name === 'phone') await assertFitsWidth(page, 'the campaigns');
     await screenshot(page, `phishing-campaigns-${name}`);
     await assertAccessibleInBothThemes(page, `the campaigns at ${name} width`);
+
+    // the next page, with the keyboard
+    assert.ok(all.total > all.items.length, 'the seed fills more than one page');
+    await tabTo(page, page.getByRole('button', { name: 'Next' }), 200);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.location.hash === '#/phishing?offset=20');
+    await assertListIsRoutes(page, '', 20);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await assertListIsRoutes(page, '');
 
     // the status filter, with the keyboard: the radios move with the arrow keys
     await tabTo(page, page.getByRole('radio', { name: 'All' }), 40);
@@ -141,5 +151,5 @@ test('phishing without the permission: the route\'s refusal, said', async () => 
   const page = await openSignedIn(browser, { viewport: 'desktop', name: 'phishing-campaigns-none', hash: '#/phishing', who,
     ready: '[role="alert"]' });
   await page.getByRole('alert').getByText('You do not have access to this.').waitFor();
-  page.assertClean([allowSignInProbe, /^http 403 GET .*\/api\/phishing\/campaigns\?limit=25$/]);
+  page.assertClean([allowSignInProbe, /^http 403 GET .*\/api\/phishing\/campaigns\?limit=20$/]);
 });

@@ -3,7 +3,8 @@
 -- headers can be read there), one for each viewport's test to analyse through the page, with
 -- senders of their own so that each opens a campaign of its own; and two campaigns as earlier
 -- analyses left them (one open and classified, one closed), with their reports, messages and
--- indicators. The tickets are completed and 45 days old, outside every open list and today's figures.
+-- indicators; and an older wave of 20 closed campaigns (below), for a second page. The tickets are
+-- completed and 45 days old or older, outside every open list and today's figures.
 INSERT INTO contacts (id, company_id, first_name, last_name, email_address, is_active) VALUES
   (8801, 174, 'Dana', 'Whitfield', 'dana.whitfield@contoso.example', true),
   (8802, 175, 'Jonas', 'Keller', 'jonas.keller@fabrikam.example', true)
@@ -62,3 +63,28 @@ SELECT '4b7e0c52-5eed-4000-8000-000000000001', 'malicious', 0.92,
        '["The sender imitates PayPal from a look-alike domain", "SPF and DMARC fail"]', 'gpt-test', 412, 88,
        now() - interval '44 days'
 WHERE NOT EXISTS (SELECT 1 FROM phishing_classifications WHERE campaign_id = '4b7e0c52-5eed-4000-8000-000000000001');
+
+-- An older wave: 20 closed campaigns of one report each (tickets 9511 to 9530), so that the
+-- campaign list has more than one page of 20.
+INSERT INTO tickets (id, ticket_number, title, status, priority, queue_id, company_id, contact_id, create_date,
+                     completed_date, last_activity_date, description)
+SELECT 9510 + n, 'T2026' || (9510 + n) || '.0009', 'Phishing report: shared document ' || n, 5, 3, 5, 176, 8801,
+       now() - (70 + n) * interval '1 day', now() - (69 + n) * interval '1 day', now() - (69 + n) * interval '1 day',
+       'Forwarded as suspected phishing.'
+FROM generate_series(1, 20) AS n
+ON CONFLICT (id) DO NOTHING;
+INSERT INTO phishing_campaigns (id, status, first_seen, last_seen, created_at)
+SELECT ('4b7e0c52-5eed-4000-9000-' || lpad(n::text, 12, '0'))::uuid, 'closed',
+       now() - (70 + n) * interval '1 day', now() - (70 + n) * interval '1 day', now() - (69 + n) * interval '1 day'
+FROM generate_series(1, 20) AS n
+ON CONFLICT (id) DO NOTHING;
+INSERT INTO phishing_reports (ticket_id, campaign_id, analyzed_at, created_at)
+SELECT 9510 + n, ('4b7e0c52-5eed-4000-9000-' || lpad(n::text, 12, '0'))::uuid, now() - (69 + n) * interval '1 day',
+       now() - (69 + n) * interval '1 day'
+FROM generate_series(1, 20) AS n
+ON CONFLICT (ticket_id) DO NOTHING;
+INSERT INTO phishing_messages (report_id, sha256, source, subject, from_address, sent_at, body_excerpt)
+SELECT r.id, md5('wave' || r.ticket_id), 'pasted_headers', 'A document was shared with you (' || (r.ticket_id - 9510) || ')',
+       'share@docs-wave-' || (r.ticket_id - 9510) || '.example', r.created_at - interval '1 hour', ''
+FROM phishing_reports r
+WHERE r.ticket_id BETWEEN 9511 AND 9530 AND NOT EXISTS (SELECT 1 FROM phishing_messages m WHERE m.report_id = r.id);

@@ -13,7 +13,7 @@ import { Empty, ErrorBanner, FieldError, Pending } from '../components/messages.
 import { Pager } from '../components/pager.js';
 import { AnalyzeOutcome, Verdict, useAnalyzeTicket } from './phishing-shared.js';
 
-const PAGE_SIZE = 25;
+const PAGE_SIZE = 20;
 const STATUSES = [{ value: '', label: 'All' }, { value: 'open', label: 'Open' }, { value: 'closed', label: 'Closed' }];
 
 function write(status, offset) {
