@@ -12,8 +12,6 @@ import {
   screenshot, shown, tabTo,
 } from './lib.mjs';
 
-// What pages/analyzer-shared.js cost() shows: four decimals under one unit, two from one up.
-const shownCost = (page, v) => shown.number(page, v, Math.abs(v) >= 1 ? 2 : 4);
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
@@ -29,7 +27,7 @@ for (const name of ['desktop', 'phone']) {
     assert.equal(await page.getByTestId('summary').innerText(), a.summary);
     const facts = await page.getByTestId('facts').innerText();
     for (const v of [a.category, a.urgency, a.sentiment, a.model, await shown.number(page, a.promptTokens),
-      await shown.number(page, a.completionTokens), await shownCost(page, a.cost)]) assert.ok(facts.includes(v), `facts show ${v}`);
+      await shown.number(page, a.completionTokens), await shown.cost(page, a.cost)]) assert.ok(facts.includes(v), `facts show ${v}`);
     for (const item of [...a.nextSteps, ...a.documentationReferences, ...a.reviewReasons]) await page.getByText(item, { exact: true }).waitFor();
 
     // the stages of its run, as the runs' route has them
@@ -40,7 +38,7 @@ for (const name of ['desktop', 'phone']) {
       const row = page.locator(`tr[data-stage="${s.name}"]`);
       const text = await row.innerText();
       for (const v of [`${await shown.number(page, s.durationMs)} ms`, await shown.number(page, s.promptTokens),
-        await shown.number(page, s.completionTokens), await shownCost(page, s.cost)]) assert.ok(text.includes(v), `${s.name} shows ${v}`);
+        await shown.number(page, s.completionTokens), await shown.cost(page, s.cost)]) assert.ok(text.includes(v), `${s.name} shows ${v}`);
     }
     // traces, administrators only: the route gives them, the page shows each stage's
     assert.equal(a.traces.length, 2);

@@ -12,8 +12,6 @@ import {
   screenshot, shown, tabTo,
 } from './lib.mjs';
 
-// What pages/analyzer-shared.js cost() shows: four decimals under one unit, two from one up.
-const shownCost = (page, v) => shown.number(page, v, Math.abs(v) >= 1 ? 2 : 4);
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
@@ -93,7 +91,7 @@ for (const name of ['desktop', 'phone']) {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: /Confirm the cost/ });
     await dialog.waitFor();
-    assert.equal(await dialog.getByTestId('confirm-estimate').innerText(), await shownCost(page, 6.02));
+    assert.equal(await dialog.getByTestId('confirm-estimate').innerText(), await shown.cost(page, 6.02));
     await tabTo(page, dialog.getByRole('button', { name: /^Make it: about/ }));
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => window.location.hash === `#/analyzer/reports?id=${n}`, id);

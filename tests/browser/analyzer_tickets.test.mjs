@@ -18,8 +18,6 @@ import {
   screenshot, shown, tabTo, waitForCount,
 } from './lib.mjs';
 
-// What pages/analyzer-shared.js cost() shows: four decimals under one unit, two from one up.
-const shownCost = (page, v) => shown.number(page, v, Math.abs(v) >= 1 ? 2 : 4);
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
@@ -126,8 +124,8 @@ for (const name of ['desktop', 'phone']) {
     await page.getByRole('button', { name: 'Analyse 1 ticket' }).click();
     const dialog = page.getByRole('dialog', { name: /Confirm the cost/ });
     await dialog.waitFor();
-    assert.equal(await dialog.getByTestId('confirm-estimate').innerText(), await shownCost(page, refusal.estimate));
-    assert.equal(await dialog.getByTestId('confirm-day-total').innerText(), await shownCost(page, refusal.dayTotal));
+    assert.equal(await dialog.getByTestId('confirm-estimate').innerText(), await shown.cost(page, refusal.estimate));
+    assert.equal(await dialog.getByTestId('confirm-day-total').innerText(), await shown.cost(page, refusal.dayTotal));
     await screenshot(page, `analyzer-tickets-confirm-${name}`);
     await assertAccessibleInBothThemes(page, `the cost confirmation at ${name} width`);
     await dialog.getByRole('button', { name: /^Analyse: about/ }).click();
@@ -161,8 +159,8 @@ for (const name of ['desktop', 'phone']) {
     await page.getByRole('button', { name: 'Analyse 1 ticket' }).click();
     const block = page.getByTestId('cost-blocked');
     await block.waitFor();
-    assert.ok((await block.innerText()).includes(await shownCost(page, blocked.dayTotal)));
-    assert.ok((await block.innerText()).includes(await shownCost(page, blocked.limit)));
+    assert.ok((await block.innerText()).includes(await shown.cost(page, blocked.dayTotal)));
+    assert.ok((await block.innerText()).includes(await shown.cost(page, blocked.limit)));
     if (name === 'phone') await assertFitsWidth(page, 'the jobs and the block');
     await screenshot(page, `analyzer-tickets-jobs-${name}`);
 

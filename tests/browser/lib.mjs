@@ -222,6 +222,8 @@ export const shown = {
     { style: 'currency', currency: c || 'USD', maximumFractionDigits: 0 }).format(Number(v)), [value, currency]),
   dateTime: (page, iso, timeZone) => page.evaluate(([i, z]) => new Intl.DateTimeFormat(undefined,
     { timeZone: z, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(i)), [iso, timeZone]),
+  // the analyzer's costs (pages/analyzer-shared.js cost()): four decimals under one unit, two from one up
+  cost: (page, value) => shown.number(page, value, Math.abs(value) >= 1 ? 2 : 4),
   day: (page, ymd) => page.evaluate((d) => {
     const [y, m, n] = d.slice(0, 10).split('-').map(Number);
     return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' })

@@ -5,17 +5,17 @@
 // with POST /api/analyzer/analyze through the cost gate (./analyzer-shared.js); each job the answer
 // names is followed with GET /api/analyzer/jobs/{id} until it succeeds or fails, and the list is
 // read again when the last one ends.
-import { html, useEffect, useMemo, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useMemo, useState } from '../lib/html.js';
 import { api, withQuery } from '../lib/api.js';
 import { dateTime, timeZone } from '../lib/format.js';
 import { navigate } from '../lib/router.js';
 import { useResource } from '../components/resource.js';
 import { Empty, ErrorBanner, Pending } from '../components/messages.js';
 import { Pager } from '../components/pager.js';
+import { useTypedSearch } from '../components/search.js';
 import { CostGate, PERIODS, STATUS_TONE, cost, useCostGate } from './analyzer-shared.js';
 
 const JOB_POLL_MS = 2000;
-const SEARCH_DELAY_MS = 400;
 const MAX_TICKETS = 25; // the route's limit per request
 
 function readFilters(query) {
@@ -35,17 +35,10 @@ function writeFilters(f) {
 }
 
 function Filters({ filters, options }) {
-  const [text, setText] = useState(filters.search);
-  const timer = useRef(null);
-  useEffect(() => setText(filters.search), [filters.search]);
-  useEffect(() => () => clearTimeout(timer.current), []);
   const set = (patch) => writeFilters({ ...filters, ...patch, offset: 0 });
-  const search = (value) => {
-    clearTimeout(timer.current);
-    if (value.trim() !== filters.search) set({ search: value.trim() });
-  };
+  const box = useTypedSearch(filters.search, (search) => set({ search }));
   return html`<form class="card filters-grid" role="search" aria-label="Filter tickets"
-      onSubmit=${(e) => { e.preventDefault(); search(text); }}>
+      onSubmit=${box.submit}>
     <div class="field">
       <label for="an-period">Created</label>
       <select id="an-period" value=${filters.period} onChange=${(e) => set({ period: e.currentTarget.value })}>
@@ -68,13 +61,7 @@ function Filters({ filters, options }) {
     </div>
     <div class="field">
       <label for="an-search">Search title or number</label>
-      <input id="an-search" type="search" maxLength="200" value=${text}
-        onInput=${(e) => {
-          const value = e.currentTarget.value;
-          setText(value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => search(value), SEARCH_DELAY_MS);
-        }} />
+      <input id="an-search" type="search" maxLength="200" value=${box.text} onInput=${box.onInput} />
     </div>
   </form>`;
 }
