@@ -144,7 +144,7 @@ for (const name of ['desktop', 'phone']) {
     const ended = await routeJson(page, `/api/analyzer/jobs/${job}`);
     assert.equal(ended.status, 'succeeded');
     assert.ok((await jobRow.innerText()).includes(await shown.dateTime(page, ended.finishedAt, 'UTC')));
-    await page.getByText('All 1 ended.').waitFor();
+    await page.getByText('The job ended.').waitFor();
     // the list is read again: the ticket's row names the job's analysis
     const after = (await routeJson(page, `/api/analyzer/tickets/list?search=${encodeURIComponent(target.ticketNumber)}`)).items[0];
     assert.equal(after.analysis.jobId, Number(job));

@@ -117,7 +117,7 @@ function Jobs({ result, tickets, onAllEnded }) {
   return html`<section class="card" aria-labelledby="jobs-h">
     <header><h2 id="jobs-h">Analyses asked for</h2>
       <span class="note">estimated ${cost(result.cost.estimate)}; today's spend before it (UTC day) ${cost(result.cost.dayTotal)}</span></header>
-    <p class="muted" aria-live="polite">${open ? `${open} of ${jobs.length} still running; their state updates by itself.` : `All ${jobs.length} ended.`}</p>
+    <p class="muted" aria-live="polite">${open ? `${open} of ${jobs.length} still running; their state updates by itself.` : jobs.length === 1 ? 'The job ended.' : `All ${jobs.length} jobs ended.`}</p>
     <ul class="list">${jobs.map((j) => html`<${Job} key=${j.id} job=${j} ticket=${tickets.get(j.ticketId)}
       onEnded=${(id) => setEnded((s) => (s.has(id) ? s : new Set([...s, id])))} />`)}</ul>
   </section>`;
@@ -181,7 +181,7 @@ export function AnalyzerTickets({ query }) {
       <h2 id="tickets-h" class="visually-hidden">Tickets</h2>
       ${items.length ? html`<label class="check page-pick"><input type="checkbox" checked=${allOnPage}
         onChange=${(e) => { const on = e.currentTarget.checked; items.forEach((t) => toggle(t, on)); }} />
-        Choose the ${items.length} tickets of this page</label>` : null}
+        ${items.length === 1 ? 'Choose the ticket of this page' : `Choose the ${items.length} tickets of this page`}</label>` : null}
       ${list.data === undefined ? html`<${Pending} resource=${list} label="tickets" lines=${6} />` : html`
         ${list.error ? html`<${ErrorBanner} error=${list.error} onRetry=${list.reload} />` : null}
         ${!items.length ? html`<${Empty}>${filtered ? 'No ticket matches these filters.' : 'The PSA copy holds no ticket yet.'}<//>` : html`
