@@ -3,7 +3,7 @@
 // (period, company, issue type, search) kept in the URL, paging with the keyboard, the empty state;
 // analysing tickets: the route's real answer here (503: this console has no language model), the
 // cost gate's 409 confirmed in its dialog, the day's warning, the 429's block with the day's total,
-// and a job followed until it ends as its row changes.
+// and a job followed until it ends as its row changes; and a list that fails, with its retry.
 //
 // Why page.route() answers POST /api/analyzer/analyze in part of this test: the browser tests'
 // ops-console runs without LLM_BASE_URL, and the route refuses with a 503 before its cost gate
@@ -174,3 +174,19 @@ for (const name of ['desktop', 'phone']) {
       /^http 429 POST .*\/api\/analyzer\/analyze$/]);
   });
 }
+
+test('a ticket list that fails is said where the list goes, with a retry that brings it', async () => {
+  const who = createUser('an-tickets-fail');
+  const page = await openSignedIn(browser, { viewport: 'desktop', name: 'analyzer-tickets-retry', hash: '#/analyzer', who, ready: ROW });
+  // the list route fails once (a console that stopped answering), then answers again
+  let failed = 0;
+  await page.route('**/api/analyzer/tickets/list*', (route) => (failed++ ? route.continue()
+    : route.fulfill({ status: 503, contentType: 'application/problem+json',
+      body: JSON.stringify({ type: '/problems/unavailable', title: 'Service Unavailable', status: 503, detail: 'the database is restarting' }) })));
+  await page.reload();
+  const alert = page.getByRole('alert');
+  await alert.getByText('The database is restarting.').waitFor();
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await assertListIsRoutes(page);
+  page.assertClean([allowSignInProbe, /^http 503 GET .*\/api\/analyzer\/tickets\/list$/]);
+});
