@@ -257,6 +257,8 @@ export const shown = {
     { style: 'currency', currency: c || 'USD', maximumFractionDigits: 0 }).format(Number(v)), [value, currency]),
   dateTime: (page, iso, timeZone) => page.evaluate(([i, z]) => new Intl.DateTimeFormat(undefined,
     { timeZone: z, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(i)), [iso, timeZone]),
+  // the analyzer's costs (pages/analyzer-shared.js cost()): four decimals under one unit, two from one up
+  cost: (page, value) => shown.number(page, value, Math.abs(value) >= 1 ? 2 : 4),
   day: (page, ymd) => page.evaluate((d) => {
     const [y, m, n] = d.slice(0, 10).split('-').map(Number);
     return new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' })
@@ -296,4 +298,13 @@ export async function routePages(page, path, query = '') {
 export async function waitForCount(page, selector, count) {
   await page.waitForFunction(([s, n]) => document.querySelectorAll(s).length === n
     && !document.querySelector('[aria-busy="true"]'), [selector, count]);
+}
+
+// Runs one SQL statement on ops-console's database, as the service's own workers would change it
+// (a job's state, a report's narrative: what the browser tests' console, which has no language
+// model, cannot do by itself); returns psql's unaligned rows: [[col, …], …].
+export function consoleSql(statement) {
+  const out = execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-qAt', '-F', '\t', required('OPS_CONSOLE_DATABASE_URL'),
+    '-c', statement], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).map((line) => line.split('\t'));
 }

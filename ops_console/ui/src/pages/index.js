@@ -35,8 +35,13 @@ export const PAGES = [
   { path: '/preferences', title: 'Preferences', section: 'preferences', load: () => import('./preferences.js').then((m) => m.Preferences) },
 
   // analyzer
+  { path: '/analyzer', title: 'Tickets', section: 'analyzer', load: () => import('./analyzer-tickets.js').then((m) => m.AnalyzerTickets) },
+  { path: '/analyzer/analysis', title: 'Analysis', section: 'analyzer', nav: false, load: () => import('./analyzer-analysis.js').then((m) => m.AnalyzerAnalysis) },
+  { path: '/analyzer/reports', title: 'Reports', section: 'analyzer', load: () => import('./analyzer-reports.js').then((m) => m.AnalyzerReports) },
 
   // phishing
+  { path: '/phishing', title: 'Campaigns', section: 'phishing', load: () => import('./phishing-campaigns.js').then((m) => m.PhishingCampaigns) },
+  { path: '/phishing/campaign', title: 'Campaign', section: 'phishing', nav: false, load: () => import('./phishing-campaign.js').then((m) => m.PhishingCampaign) },
 
   // distributor and accounting
 
