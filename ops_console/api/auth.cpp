@@ -55,6 +55,7 @@ json user_json(const identity::User& u) {
           {"email", u.email},
           {"name", u.name},
           {"isAdmin", u.is_admin},
+          {"kiosk", u.kiosk},
           {"permissions", permissions},
           {"theme", u.theme.value_or(std::string(identity::kDefaultTheme))},
           {"timezone", u.timezone.value_or(std::string(identity::kDefaultTimezone))}};
@@ -78,7 +79,7 @@ void install_auth_routes(core::app::Context& ctx, std::shared_ptr<identity::Iden
     co_return with_session(Response::empty(), req, "");
   });
 
-  routes.get("/api/auth/me", [](Request& req) -> awaitable<Response> {
+  routes.get("/api/auth/me", Access::kiosk_view(), [](Request& req) -> awaitable<Response> {
     co_return Response::json(user_json(identity::current_user(req)));
   });
 

@@ -20,6 +20,8 @@ const std::vector<std::int64_t> kOpenStatuses{1, 8, 7};
 // mobile_dashboard_json() (migration 0020) and accounting_finance_json() (migration 0013).
 constexpr std::string_view kDashboard = "SELECT mobile_dashboard_json($1, $2::timestamptz, $3::text[])";
 constexpr std::string_view kFinance = "SELECT accounting_finance_json($1, $2::timestamptz)";
+// kiosk_wall_json() (migration 0030).
+constexpr std::string_view kKioskWall = "SELECT kiosk_wall_json($1, $2::timestamptz)";
 
 // The mobile display settings' scope of a ticket `t` (mobile_hidden_companies, migration 0020).
 constexpr std::string_view kShownCompany =
@@ -141,6 +143,10 @@ void install_mobile_routes(core::app::Context& ctx, std::shared_ptr<identity::Id
   routes.get("/api/mobile/dashboard", [&db, registry, clock](Request& req) -> awaitable<Response> {
     const auto disabled = co_await registry->disabled();
     co_return co_await core::app::json_document(db, kDashboard, identity::current_timezone(req), clock.at, disabled);
+  });
+
+  routes.get("/api/kiosk/wall", identity::Access::kiosk_view(), [&db, clock](Request& req) {
+    return core::app::json_document(db, kKioskWall, identity::current_timezone(req), clock.at);
   });
 
   routes.get("/api/mobile/finance", [&db, clock](Request& req) {

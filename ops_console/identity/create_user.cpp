@@ -14,7 +14,8 @@ namespace ops_console::identity {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: ops-console create-user --email E --name N [--admin] [--permission resource:action]... --password-stdin";
+    "usage: ops-console create-user --email E --name N [--admin | --kiosk] [--permission resource:action]... "
+    "--password-stdin";
 
 using Connection = std::unique_ptr<PGconn, decltype(&PQfinish)>;
 using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
@@ -36,7 +37,7 @@ bool ok(const Result& r) {
 int create_user_command(const std::vector<std::string>& args, const std::string& conninfo, std::istream& in,
                         std::ostream& out, std::ostream& err) {
   std::string email, name;
-  bool admin = false, password_stdin = false;
+  bool admin = false, kiosk = false, password_stdin = false;
   std::vector<std::pair<std::string, std::string>> permissions;
   const std::regex permission_shape("^([a-z][a-z_]*):([a-z][a-z_]*)$");
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -48,6 +49,8 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
       name = std::string(core::trim(args[++i]));
     else if (a == "--admin")
       admin = true;
+    else if (a == "--kiosk")
+      kiosk = true;
     else if (a == "--password-stdin")
       password_stdin = true;
     else if (a == "--permission" && has_value) {
@@ -67,6 +70,10 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
     err << "create-user: --email (an e-mail address), --name and --password-stdin are required\n" << kUsage << "\n";
     return 2;
   }
+  if (kiosk && (admin || !permissions.empty())) {
+    err << "create-user: a wall display's account (--kiosk) reads the kiosk view only: no --admin or --permission\n";
+    return 2;
+  }
   std::string password;
   std::getline(in, password);
   if (!password.empty() && password.back() == '\r') password.pop_back();
@@ -84,9 +91,9 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
   const std::string hash = hash_password(password);
   if (!ok(exec(c.get(), "BEGIN"))) return 1;
   const auto user = exec(c.get(),
-                         "INSERT INTO users (email, name, password_hash, is_admin) VALUES ($1, $2, $3, $4) "
+                         "INSERT INTO users (email, name, password_hash, is_admin, kiosk) VALUES ($1, $2, $3, $4, $5) "
                          "ON CONFLICT (email) DO NOTHING RETURNING id",
-                         {email, name, hash, admin ? "true" : "false"});
+                         {email, name, hash, admin ? "true" : "false", kiosk ? "true" : "false"});
   if (!ok(user)) {
     err << "create-user: " << PQresultErrorMessage(user.get());
     return 1;
@@ -108,7 +115,11 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
     err << "create-user: " << PQerrorMessage(c.get());
     return 1;
   }
-  out << "created user " << id << " <" << email << ">" << (admin ? " (administrator)" : "") << "\n";
+  out << "created user " << id << " <" << email << ">"
+      << (admin   ? " (administrator)"
+          : kiosk ? " (a wall display's: the kiosk view only)"
+                  : "")
+      << "\n";
   return 0;
 }
 

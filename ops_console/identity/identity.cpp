@@ -22,7 +22,8 @@ namespace {
 constexpr std::string_view kUserColumns = R"sql(
   u.id, u.email, u.name, u.is_admin, u.theme, u.timezone,
   coalesce((SELECT json_agg(json_build_array(p.resource, p.action)) FROM user_permissions p WHERE p.user_id = u.id),
-           '[]'::json)
+           '[]'::json),
+  u.kiosk
 )sql";
 
 const std::string kUserById = "SELECT " + std::string(kUserColumns) + " FROM users u WHERE u.id = $1";
@@ -47,19 +48,25 @@ User user_from(const core::db::Row& r) {
          .name = r.get<std::string>(2),
          .is_admin = r.get<bool>(3),
          .theme = r.get<std::optional<std::string>>(4),
-         .timezone = r.get<std::optional<std::string>>(5)};
+         .timezone = r.get<std::optional<std::string>>(5),
+         .kiosk = r.get<bool>(7)};
   for (const auto& pair : nlohmann::json::parse(r.text(6))) u.permissions.emplace(pair[0], pair[1]);
   return u;
 }
 
+// Whether a route admits the wall displays' accounts (User::kiosk): only the kiosk view does.
+enum class Kiosk { refused, admitted };
+
 // A handler behind a session and a check of the user (which throws Problem 403).
 core::http::Handler guarded(std::shared_ptr<Identity> identity, std::function<void(const User&)> check,
-                            core::http::Handler handler) {
-  return [identity = std::move(identity), check = std::move(check),
-          handler = std::move(handler)](Request& req) -> awaitable<Response> {
+                            core::http::Handler handler, Kiosk kiosk = Kiosk::refused) {
+  return [identity = std::move(identity), check = std::move(check), handler = std::move(handler),
+          kiosk](Request& req) -> awaitable<Response> {
     auto token = core::http::cookie(req, kSessionCookie);
     const auto user = co_await identity->user_of(std::move(token));
     if (!user) throw Problem::unauthorized("sign in first: no valid session");
+    if (user->kiosk && kiosk == Kiosk::refused)
+      throw Problem::forbidden("this account is a wall display's: it may read the kiosk view only");
     check(*user);
     req.set<User>(*user);
     co_return co_await handler(req);
@@ -124,6 +131,11 @@ awaitable<void> Identity::end_session(std::string token) { co_await sessions_.en
 core::http::Handler auth(std::shared_ptr<Identity> identity, core::http::Handler handler) {
   return guarded(
       std::move(identity), [](const User&) {}, std::move(handler));
+}
+
+core::http::Handler kiosk_view(std::shared_ptr<Identity> identity, core::http::Handler handler) {
+  return guarded(
+      std::move(identity), [](const User&) {}, std::move(handler), Kiosk::admitted);
 }
 
 core::http::Handler admin(std::shared_ptr<Identity> identity, core::http::Handler handler) {

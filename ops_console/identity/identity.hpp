@@ -35,6 +35,9 @@ struct User {
   std::optional<std::string> theme;  // NULL: the default
   std::optional<std::string> timezone;
   std::set<std::pair<std::string, std::string>> permissions;  // (resource, action)
+  // A wall display's account (`create-user --kiosk`): it may sign in and read the kiosk view
+  // (Access::kiosk_view()), and every other route refuses it with 403, whatever it holds.
+  bool kiosk = false;
 
   // Administrators hold every permission.
   bool can(std::string_view resource, std::string_view action) const {
@@ -85,6 +88,8 @@ class Identity {
 // user with current_user(req).
 core::http::Handler auth(std::shared_ptr<Identity> identity, core::http::Handler handler);
 core::http::Handler admin(std::shared_ptr<Identity> identity, core::http::Handler handler);
+// Signed in, a wall display's account included (auth() and the others refuse those).
+core::http::Handler kiosk_view(std::shared_ptr<Identity> identity, core::http::Handler handler);
 core::http::Handler perm(std::shared_ptr<Identity> identity, std::string resource, std::string action,
                          core::http::Handler handler);
 const User& current_user(const core::http::Request& req);

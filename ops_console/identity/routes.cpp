@@ -15,6 +15,8 @@ std::string Access::describe() const {
       return "public";
     case Level::signed_in:
       return "auth";
+    case Level::kiosk_view:
+      return "kiosk";
     case Level::admin:
       return "admin";
     case Level::agent:
@@ -31,6 +33,8 @@ core::http::Handler Access::guard(std::shared_ptr<Identity> id, core::http::Hand
       return handler;
     case Level::signed_in:
       return identity::auth(std::move(id), std::move(handler));
+    case Level::kiosk_view:
+      return identity::kiosk_view(std::move(id), std::move(handler));
     case Level::admin:
       return identity::admin(std::move(id), std::move(handler));
     case Level::agent:

@@ -23,17 +23,20 @@ class Access {
   static Access open() { return Access(Level::open); }
   static Access signed_in() { return Access(Level::signed_in); }
   static Access admin() { return Access(Level::admin); }
+  // Signed in, a wall display's account (User::kiosk) included: the kiosk view and who is signed in.
+  static Access kiosk_view() { return Access(Level::kiosk_view); }
   // An agent instance's bearer token, not a session (identity.hpp, agent()).
   static Access agent() { return Access(Level::agent); }
   static Access permission(std::string resource, std::string action);
 
-  // As the README's tables and `ops-console routes` write it: public, auth, admin, agent, perm(r, a).
+  // As the README's tables and `ops-console routes` write it: public, auth, kiosk, admin, agent,
+  // perm(r, a).
   std::string describe() const;
   // The handler behind this access check.
   core::http::Handler guard(std::shared_ptr<Identity> identity, core::http::Handler handler) const;
 
  private:
-  enum class Level { open, signed_in, admin, agent, permission };
+  enum class Level { open, signed_in, kiosk_view, admin, agent, permission };
   explicit Access(Level level) : level_(level) {}
   Level level_;
   std::string resource_, action_;

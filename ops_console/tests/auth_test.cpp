@@ -72,7 +72,7 @@ TEST_F(AuthTest, SignInGivesASessionCookieThatMeReadsAndSignOutEnds) {
   const auto me = call("GET", "/api/auth/me", nullptr, token);
   ASSERT_EQ(me.status, 200u);
   EXPECT_EQ(me.json(), json::parse(R"({"email": "tech@msp.example", "name": "Name of tech@msp.example",
-    "isAdmin": false, "permissions": [{"resource": "phishing", "action": "read"}], "theme": "system",
+    "isAdmin": false, "kiosk": false, "permissions": [{"resource": "phishing", "action": "read"}], "theme": "system",
     "timezone": "UTC", "id": )" + sql("SELECT id FROM users") +
                                    "}"));
 
@@ -240,7 +240,22 @@ TEST_F(AuthTest, CreateUserFromTheCommandLine) {
   EXPECT_EQ(run({"--email", "x@msp.example", "--name", "X", "--password", "inline", "--password-stdin"},
                 "a long enough passphrase"),
             2);
+  // a wall display's account: the kiosk view only, so never with --admin or a permission
+  EXPECT_EQ(run({"--email", "wall@msp.example", "--name", "Wall", "--kiosk", "--admin", "--password-stdin"},
+                "a long enough passphrase", &said),
+            2);
+  EXPECT_NE(said.find("kiosk view only"), std::string::npos) << said;
+  EXPECT_EQ(run({"--email", "wall@msp.example", "--name", "Wall", "--kiosk", "--permission", "phishing:read",
+                 "--password-stdin"},
+                "a long enough passphrase"),
+            2);
   EXPECT_EQ(sql("SELECT count(*) FROM users"), "2");
+  EXPECT_EQ(run({"--email", "wall@msp.example", "--name", "Wall", "--kiosk", "--password-stdin"},
+                "a long enough passphrase", &said),
+            0)
+      << said;
+  EXPECT_EQ(sql("SELECT kiosk::text || is_admin::text FROM users WHERE email = 'wall@msp.example'"), "truefalse");
+  sql("DELETE FROM users WHERE email = 'wall@msp.example'");
 
   // the user signs in with that password
   start();

@@ -187,3 +187,49 @@ TEST_F(MobileTest, AnalyzerFeedHasEachTicketsLatestAnalysisInTwelveFields) {
 }
 
 }  // namespace
+
+// The kiosk wall (GET /api/kiosk/wall): the kiosk display settings' companies only, today in the
+// user's zone; a wall display's account reads it and /api/auth/me, and is refused everything else.
+TEST_F(MobileTest, TheKioskWallCountsTheKioskCompaniesAndAWallAccountReadsNothingElse) {
+  seed_companies();
+  sql("UPDATE display_settings SET value = '[3]' WHERE key = 'kiosk_excluded_company_ids'");
+  sql("UPDATE display_settings SET value = '[10]' WHERE key = 'kiosk_included_classification_ids'");
+  // company 1 (shown): an overdue open ticket, an open one not due, one resolved today, one opened
+  // today; every other company an overdue open ticket, which the wall leaves out
+  sql("INSERT INTO tickets (id, ticket_number, title, status, priority, company_id, create_date, due_date_time, "
+      "completed_date) VALUES "
+      "(1, 'T1', 'Overdue', 1, 2, 1, '2026-11-20T09:00Z', '2026-11-22T09:00Z', NULL), "
+      "(2, 'T2', 'Not due', 1, 3, 1, '2026-11-21T09:00Z', '2026-11-30T09:00Z', NULL), "
+      "(3, 'T3', 'Resolved today', 5, 3, 1, '2026-11-22T09:00Z', NULL, '2026-11-23T09:00Z'), "
+      "(4, 'T4', 'Opened today', 8, 3, 1, '2026-11-23T08:00Z', NULL, NULL)");
+  for (int c = 2; c <= 5; ++c)
+    sql("INSERT INTO tickets (id, title, status, company_id, create_date, due_date_time) VALUES (" +
+        std::to_string(10 + c) + ", 'Elsewhere', 1, " + std::to_string(c) +
+        ", '2026-11-20T09:00Z', '2026-11-22T09:00Z')");
+  add_user("wall@msp.example", kPassword);
+  sql("UPDATE users SET kiosk = true WHERE email = 'wall@msp.example'");
+  start_signed_in();
+
+  const json wall = page("/api/kiosk/wall");
+  EXPECT_EQ(wall["date"], "2026-11-23");
+  EXPECT_EQ(wall["companies"], 1);
+  EXPECT_EQ(wall["kpis"], json({{"openTickets", 3}, {"slaBreaches", 1}, {"openedToday", 1}, {"resolvedToday", 1}}));
+  ASSERT_EQ(wall["needsAttention"].size(), 1u);
+  EXPECT_EQ(wall["needsAttention"][0]["ticketNumber"], "T1");
+  EXPECT_EQ(wall["needsAttention"][0]["companyName"], "Shown");
+  EXPECT_EQ(wall["workers"].size(), 3u);
+  EXPECT_FALSE(wall["workers"][0].contains("activity24h"));
+
+  const std::string wall_token = sign_in("wall@msp.example", kPassword);
+  const auto seen = call("GET", "/api/kiosk/wall", nullptr, wall_token);
+  ASSERT_EQ(seen.status, 200u) << seen.body;
+  EXPECT_EQ(seen.json()["kpis"], wall["kpis"]);
+  EXPECT_EQ(call("GET", "/api/auth/me", nullptr, wall_token).json()["kiosk"], true);
+  EXPECT_EQ(call("GET", "/api/auth/me", nullptr, token).json()["kiosk"], false);
+  for (const std::string path : {"/api/mobile/dashboard", "/api/dashboard/overview", "/api/mobile/tickets"}) {
+    const auto refused = call("GET", path, nullptr, wall_token);
+    EXPECT_EQ(refused.status, 403u) << path;
+    EXPECT_NE(refused.body.find("kiosk view only"), std::string::npos) << refused.body;
+  }
+  EXPECT_EQ(call("GET", "/api/kiosk/wall").status, 401u);
+}

@@ -163,6 +163,29 @@ TEST_F(RoutesTest, AdminAndPermissionRoutesAnswer403ToAPlainUser) {
   EXPECT_GE(walked, 10);
 }
 
+// A wall display's account (create-user --kiosk) may read the kiosk routes and is refused every
+// other signed-in route, whatever it sends.
+TEST_F(RoutesTest, AWallDisplaysAccountIsRefusedEveryRouteButTheKioskOnes) {
+  add_user("wall@msp.example", kPassword);
+  sql("UPDATE users SET kiosk = true");
+  start();
+  const auto token = sign_in("wall@msp.example", kPassword);
+  int refused = 0, admitted = 0;
+  for (const auto& r : routes()) {
+    if (r.access == "public" || r.access == "agent") continue;
+    const auto res = attempt(r, attempts(r).front(), token);
+    if (r.access == "kiosk") {
+      EXPECT_EQ(res.status, 200u) << key_of(r) << ": " << res.body;
+      ++admitted;
+    } else {
+      EXPECT_EQ(res.status, 403u) << key_of(r) << ": " << res.body;
+      ++refused;
+    }
+  }
+  EXPECT_EQ(admitted, 2);  // GET /api/auth/me, GET /api/kiosk/wall
+  EXPECT_GE(refused, 100);
+}
+
 // Once the caller is let in, bad input is a 400 naming it: every route with a typed path
 // parameter, called by an administrator with a value of the wrong form, names the parameter; a
 // malformed query string is a 400 that says so.

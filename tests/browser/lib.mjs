@@ -113,11 +113,12 @@ export async function tabTo(page, target, limit = 25) {
 // A console user of the calling test's own (`ops-console create-user`, as an operator makes one),
 // so that a test that changes its user's theme, zone or channels disturbs no other file running at
 // the same time. Returns { email, password }.
-export function createUser(prefix, { admin = false, permissions = [], console: which = 'main' } = {}) {
+export function createUser(prefix, { admin = false, kiosk = false, permissions = [], console: which = 'main' } = {}) {
   const email = `${unique(prefix)}@browser.example`.toLowerCase();
   const password = `pw-${unique(prefix)}-${Math.random().toString(36).slice(2)}`;
   const args = ['create-user', '--email', email, '--name', `${prefix} tester`, '--password-stdin'];
   if (admin) args.push('--admin');
+  if (kiosk) args.push('--kiosk'); // a wall display's account: the kiosk view only
   for (const p of permissions) args.push('--permission', p);
   execFileSync(required('OPS_CONSOLE_BIN'), args, {
     input: `${password}\n`,

@@ -15,13 +15,16 @@ import { PAGES } from './pages/index.js';
 // many requests of the page were refused.
 function sendToSignIn(reason) {
   const here = currentHref();
-  if (here.startsWith('#/sign-in') || here.startsWith('#/setup')) return;
+  if (here.startsWith('#/sign-in') || here.startsWith('#/setup') || here.startsWith('#/kiosk')) return;
   navigate('/sign-in', { next: here, ...(reason ? { reason } : {}) }, { replace: true });
 }
 
 function NotFound() {
   return html`<div class="card"><h1>No such page</h1><p>This console has no page at this address. <a href="#/">Go to the overview</a>.</p></div>`;
 }
+
+// The kiosk wall display: full screen, outside the shell, signing itself in (pages/kiosk.js).
+const KIOSK = { path: '/kiosk', load: () => import('./pages/kiosk.js').then((m) => m.Kiosk) };
 
 // A page fetched when first opened (PAGES' `load`); a failed fetch (offline, a new build) says so,
 // with a retry.
@@ -53,6 +56,7 @@ function App() {
 
   const start = async () => {
     setError(null);
+    if (route.path === KIOSK.path) return; // the wall signs itself in
     try {
       const user = await loadMe();
       if (user) {
@@ -79,9 +83,15 @@ function App() {
   // the page's title names where the user is
   const page = PAGES.find((p) => p.path === route.path);
   useEffect(() => {
-    const name = route.path === '/sign-in' ? 'Sign in' : route.path === '/setup' ? 'Set up' : page?.title;
+    const name = route.path === '/sign-in' ? 'Sign in' : route.path === '/setup' ? 'Set up'
+      : route.path === KIOSK.path ? 'Wall display' : page?.title;
     document.title = name ? `${name} · Ops console` : 'Ops console';
   }, [route.path]);
+
+  // a wall display's account may read the wall only
+  useEffect(() => {
+    if (me && me.kiosk && route.path !== KIOSK.path) navigate(KIOSK.path, null, { replace: true });
+  }, [me, route.path]);
 
   const signedIn = (user, next) => {
     applyPreferences(user);
@@ -89,6 +99,8 @@ function App() {
     window.location.hash = next.slice(1);
   };
 
+  if (route.path === KIOSK.path) return html`<${LazyPage} key=${KIOSK.path} page=${KIOSK} />`;
+  if (me && me.kiosk) return null; // on its way to the wall (the effect above)
   if (error) return html`<main class="auth-page" id="main"><div class="auth-card"><${ErrorBanner} error=${error} onRetry=${start} /></div></main>`;
   if (route.path === '/setup') return html`<${Setup} onSignedIn=${signedIn} />`;
   if (route.path === '/sign-in' || me === null) return html`<${SignIn} query=${route.query} onSignedIn=${signedIn} />`;
