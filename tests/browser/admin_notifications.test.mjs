@@ -131,6 +131,7 @@ async function checkChannels(page, name) {
   assert.equal((await routeJson(page, `/api/notification-channels/${channel.id}`)).enabled, false);
   await page.getByRole('button', { name: `Delete ${channelName}` }).click();
   const del = page.getByRole('dialog', { name: `Delete ${channelName}?` });
+  await del.waitFor();
   await page.keyboard.press('Escape'); // keeps it
   await del.waitFor({ state: 'hidden' });
   assert.ok((await routeJson(page, '/api/notification-channels?owner=global')).some((c) => c.id === channel.id));
@@ -182,11 +183,12 @@ async function checkMorning(page, name) {
     const confirm = page.getByRole('dialog', { name: 'Send the morning summary now?' });
     assert.match(await confirm.innerText(), new RegExp(`${enabled.length} enabled webhook`));
     await confirm.getByRole('button', { name: 'Send it' }).click();
-    await page.getByText(/^(Sent|Partly sent|Not sent|Failed)/).first().waitFor();
+    await page.getByTestId('send-result').getByText(/^(Sent|Partly sent|Not sent|Failed)/).waitFor();
     const history = await routeJson(page, '/api/morning-summary/history?limit=20');
     const sent = history.items.find((e) => e.kind === 'manual' && e.results.some((r) => r.webhookId === hook.id));
     assert.ok(sent, 'the history has the send');
-    assert.ok(sent.results.find((r) => r.webhookId === hook.id).delivered, 'the receiver took it');
+    const result = sent.results.find((r) => r.webhookId === hook.id);
+    assert.ok(result.delivered, `the receiver took it: ${JSON.stringify(result)}`);
     assert.ok(arrived().length >= 2);
     const rows = '[data-testid=morning-history] tbody tr';
     await page.waitForFunction(([s, id]) => document.querySelector(s)?.dataset.send === String(id), [rows, history.items[0].id]);

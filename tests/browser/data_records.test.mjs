@@ -23,6 +23,7 @@ after(async () => { await browser?.close(); });
 const PSA_NOT_CONFIGURED = [
   /^http 503 GET .*\/api\/sync\/classifications$/,
   /^http 503 POST .*\/api\/sync\/(incremental|reconcile-tickets)$/,
+  /^http 404 GET .*\/api\/configuration-items\/99999999\/tags$/, // the unknown id, on purpose
 ];
 
 const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
@@ -139,13 +140,13 @@ async function checkTags(page, name) {
     await page.getByLabel('Company', { exact: true }).selectOption({ label: northwind.company_name });
     await page.getByRole('heading', { name: `Tags of ${northwind.company_name}` }).waitFor();
     await addAndRemove(page, `/api/companies/${northwind.id}/tags`, 'Gold support');
-    await page.getByLabel('Record').selectOption('contact');
+    await page.getByLabel('Record', { exact: true }).selectOption('contact');
     await page.getByLabel('Contact id').fill('66001');
     await page.getByRole('button', { name: 'Show its tags' }).click();
     await addAndRemove(page, '/api/contacts/66001/tags', 'Branch', { keyboard: true });
   } else {
     // a configuration item: an id the route does not know, said under the input; then a real one
-    await page.getByLabel('Record').selectOption('configuration-item');
+    await page.getByLabel('Record', { exact: true }).selectOption('configuration-item');
     const id = page.getByLabel('Configuration item id');
     await id.fill('99999999');
     await id.press('Enter');

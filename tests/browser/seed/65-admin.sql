@@ -24,9 +24,9 @@ INSERT INTO morning_summary_sends (kind, day, timezone, sections, at, status, ti
 VALUES
   ('scheduled', (now() AT TIME ZONE 'UTC')::date - 3, 'UTC', '{overview,slaBreaches}', now() - interval '3 days', 'sent',
    'Morning summary (seed)', E'_Figures at 06:30 UTC._\n*Overview*\nOpened yesterday: 4', NULL,
-   '[{"webhookId": 1, "name": "Service desk space", "url": "https://chat.googleapis.com/…", "delivered": true, "attempts": 1, "httpStatus": 200, "reason": null}]',
+   '[{"webhookId": 999001, "name": "Service desk space (seed)", "url": "https://chat.googleapis.com/…", "delivered": true, "attempts": 1, "httpStatus": 200, "reason": null}]',
    now() - interval '3 days', now() - interval '3 days' + interval '2 seconds'),
   ('manual', (now() AT TIME ZONE 'UTC')::date - 2, 'UTC', '{overview}', now() - interval '2 days', 'failed',
    'Morning summary (seed)', E'_Figures at 09:10 UTC._', NULL,
-   '[{"webhookId": 1, "name": "Service desk space", "url": "https://chat.googleapis.com/…", "delivered": false, "attempts": 2, "httpStatus": 500, "reason": "HTTP 500: internal error"}]',
+   '[{"webhookId": 999001, "name": "Service desk space (seed)", "url": "https://chat.googleapis.com/…", "delivered": false, "attempts": 2, "httpStatus": 500, "reason": "HTTP 500: internal error"}]',
    now() - interval '2 days', now() - interval '2 days' + interval '3 seconds');

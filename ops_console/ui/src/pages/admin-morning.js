@@ -192,7 +192,7 @@ export function AdminMorning() {
       <header><h2 id="ms-send-h">Send now</h2><span class="note">whether the schedule is on or not, with the configured zone and sections</span></header>
       <div class="row">
         <button type="button" class="primary" disabled=${!!send.busy || !hooks} onClick=${() => { send.clear(); setAsking(true); }}>${send.busy ? 'Sending…' : 'Send the summary now'}</button>
-        <span role="status" class="small">${send.done || ''}</span>
+        <span role="status" class="small" data-testid="send-result">${send.done || ''}</span>
       </div>
       ${send.error ? html`<${ErrorBanner} error=${send.error} />` : null}
     </section>
@@ -201,7 +201,7 @@ export function AdminMorning() {
       ${hooks ? html`<${Webhooks} hooks=${hooks} setHooks=${setHooks} onSent=${history.reload} />` : html`<div class="card"><${Pending} resource=${hooksRes} label="webhooks" /></div>`}
     </div>
     <${History} history=${history} />
-    <${Confirm} id="ms-send" open=${asking} title="Send the morning summary now?" confirm="Send it" cancel="Not now"
+    <${Confirm} id="ms-send-confirm" open=${asking} title="Send the morning summary now?" confirm="Send it" cancel="Not now"
       onConfirm=${sendNow} onCancel=${() => setAsking(false)}>
       <p>${enabled ? `It goes at once to ${enabled} enabled ${enabled === 1 ? 'webhook' : 'webhooks'}, and the history records it.` : 'No webhook is enabled: the console will refuse to send it.'}</p>
     <//>

@@ -36,7 +36,7 @@ function Chooser({ kind, id, companies, notFound }) {
   const [text, setText] = useState(id);
   useEffect(() => setText(id), [id, kind.value]);
   const go = (k, i) => navigate('/data/tags', { kind: k, ...(i ? { id: i } : {}) }, { replace: true });
-  return html`<form class="row filter-row" aria-label="The record" onSubmit=${(e) => { e.preventDefault(); go(kind.value, text.trim()); }}>
+  return html`<form class="row filter-row" onSubmit=${(e) => { e.preventDefault(); go(kind.value, text.trim()); }}>
     <div class="field">
       <label for="tag-kind">Record</label>
       <select id="tag-kind" value=${kind.value} onChange=${(e) => go(e.currentTarget.value, '')}>
@@ -103,7 +103,7 @@ function RecordTags({ kind, id, groups, tags }) {
         <td><button type="button" class="danger" aria-label=${`Remove ${t.label}`} onClick=${() => setAsked(t)}>Remove</button></td>
       </tr>`)}</tbody>
     </table>` : html`<${Empty}>This ${kind.noun} carries no tag.<//>`}
-    <form class="row filter-row" onSubmit=${add} aria-label="Add a tag">
+    <form class="row filter-row" onSubmit=${add}>
       <div class="field">
         <label for="tag-add">Add a tag</label>
         <select id="tag-add" value=${chosen} onChange=${(e) => setChosen(e.currentTarget.value)}
