@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, firstVisit, launch, openSignedIn, opsConsole,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, description, firstVisit, launch, openSignedIn, opsConsole,
   routeJson, screenshot, shown, startReceiver, tabTo, unique, waitForCount,
 } from './lib.mjs';
 
@@ -27,9 +27,6 @@ after(async () => {
   await browser?.close();
   await receiver?.close();
 });
-
-const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
-  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));
 
 async function checkEventKeys(page, name) {
   const keys = await routeJson(page, '/api/admin/notify-event-keys');

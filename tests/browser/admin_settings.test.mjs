@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, firstVisit, launch, openPage, openSignedIn, opsConsole,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, description, firstVisit, launch, openPage, openSignedIn, opsConsole,
   routeJson, screenshot, shown, signIn, tabTo, viewports, waitForCount,
 } from './lib.mjs';
 
@@ -23,9 +23,6 @@ after(async () => { await browser?.close(); });
 
 const SWITCHED = 'access_gateway'; // a configuration-only row: its switch stops nothing another test runs
 const SCOPED = 190; // seed/65-admin.sql's company of no ticket
-
-const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
-  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));
 
 async function checkIntegrations(page, name, who) {
   const rows = '[data-testid=integrations] tbody tr';

@@ -10,29 +10,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, firstVisit, launch, openSignedIn, opsConsole,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, description, firstVisit, launch, openSignedIn, opsConsole,
   routeJson, screenshot, shown, startReceiver, tabTo, unique, waitForCount,
 } from './lib.mjs';
 
 let browser;
-let receiver;
-before(async () => {
-  browser = await launch();
-  receiver = await startReceiver();
-});
-after(async () => {
-  await browser?.close();
-  await receiver?.close();
-});
-
-const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
-  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
 
 // What an agent's token gets from the route it exists for.
 const commitsWith = async (page, token) => (await page.request.get(`${opsConsole.url}/api/agent/repo-commits?limit=1`,
   { headers: { Authorization: `Bearer ${token}` } })).status();
 
-async function checkAgents(page, name) {
+async function checkAgents(page, name, receiver) {
   const before = await routeJson(page, '/api/admin/agent-instances');
   if (before.length) await waitForCount(page, '[data-testid=agents] tbody tr', before.length);
   else await page.getByText(/^No agent instance/).waitFor();
@@ -169,7 +159,12 @@ for (const name of ['desktop', 'phone']) {
     const who = createUser(`admin-tok-${name}`, { admin: true });
     const page = await openSignedIn(browser, { viewport: name, name: 'admin-agents', hash: '#/admin/agents', who,
       ready: '[data-testid=agents] tbody tr, .state' });
-    await checkAgents(page, name);
+    const receiver = await startReceiver(); // where the instance's copies would go
+    try {
+      await checkAgents(page, name, receiver);
+    } finally {
+      await receiver.close();
+    }
     await checkUploadTokens(page, name);
     page.assertClean([
       allowSignInProbe,

@@ -11,7 +11,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, firstVisit, launch, openSignedIn, opsConsole, routeJson,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, description, firstVisit, launch, openSignedIn, opsConsole, routeJson,
   screenshot, shown, tabTo, waitForCount,
 } from './lib.mjs';
 
@@ -26,15 +26,12 @@ const PSA_NOT_CONFIGURED = [
   /^http 404 GET .*\/api\/configuration-items\/99999999\/tags$/, // the unknown id, on purpose
 ];
 
-const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
-  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));
-
 async function checkSync(page, name) {
   const probe = await page.request.get(`${opsConsole.url}/api/sync/classifications`);
   const state = page.getByTestId('psa-state');
   if (probe.status() === 503) {
     const detail = (await probe.json()).detail;
-    await state.getByText('The PSA is not configured on this console.').waitFor();
+    await state.getByText('Not available.').waitFor();
     assert.ok((await state.innerText()).toLowerCase().includes(detail.toLowerCase().replace(/\.$/, '')), 'with the route\'s detail');
   } else {
     assert.equal(probe.status(), 200);
@@ -63,7 +60,7 @@ async function checkSync(page, name) {
     const res = await answered;
     const box = page.getByTestId(id);
     if (res.status() === 503) {
-      await box.getByRole('alert').getByText('The PSA is not configured on this console.').waitFor();
+      await box.getByRole('alert').getByText('Not available.').waitFor();
       assert.ok((await box.innerText()).includes((await res.json()).detail.replace(/^./, (c) => c.toUpperCase()).replace(/\.$/, '')));
     } else {
       assert.ok([202, 200, 409].includes(res.status()), `${path} answered ${res.status()}`);

@@ -290,3 +290,8 @@ export async function startReceiver() {
   state.close = () => new Promise((resolve) => server.close(resolve));
   return state;
 }
+
+// The text of the elements an input names with aria-describedby, as a screen reader reads it: its
+// hint and the route's message under it.
+export const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
+  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));

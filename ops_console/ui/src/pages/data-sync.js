@@ -20,9 +20,9 @@ function sentence(text) {
 
 // What a refusal of the PSA's routes means, in words (the route's own detail after it).
 function refusal(error) {
-  if (error.status === 403) return 'The PSA integration is switched off (Admin, Integrations).';
-  if (error.status === 503) return 'The PSA is not configured on this console.';
-  if (error.status === 409) return 'A run is under way already.';
+  if (error.status === 403) return 'Switched off (Admin, Integrations).';
+  if (error.status === 503) return 'Not available.';
+  if (error.status === 409) return 'Already running.';
   return null;
 }
 
