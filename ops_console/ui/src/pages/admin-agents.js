@@ -116,7 +116,7 @@ export function AdminAgents() {
             <th scope="row">${a.name}</th>
             <td data-label="URL" class="wrap mono">${a.url}</td>
             <td data-label="State"><span class=${`badge ${a.enabled ? 'ok' : 'neutral'}`}>${a.enabled ? 'on' : 'off'}</span></td>
-            <td data-label="Copies"><${Deliveries} d=${a.deliveries} /></td>
+            <td data-label="Copies"><div><${Deliveries} d=${a.deliveries} /></div></td>
             <td data-label="Token issued">${dateTime(a.token_issued_at)}</td>
             <td><div class="row tight">
               ${a.enabled ? html`<button type="button" class="danger" disabled=${!!act.busy} aria-label=${`Switch off ${a.name}`}

@@ -28,7 +28,7 @@ function Row({ item, health, onAsk, onEnable, busy }) {
     <td data-label="Why" class="wrap">${env ? html`<span>INTEGRATIONS_DISABLED names it: off until the console is started without it${item.disabled ? '; its switch is off too' : ''}.</span>`
       : item.disabled ? html`<span>${item.reason || 'No reason given'}</span> <span class="muted small">by ${item.disabled_by || 'unknown'}, ${dateTime(item.disabled_at)}</span>`
       : html`<span class="muted">${item.updated_by ? `on; last change by ${item.updated_by}, ${dateTime(item.updated_at)}` : 'on since the start'}</span>`}</td>
-    <td data-label="Calls">${calls(health) || html`<span class="muted">—</span>`}</td>
+    <td data-label="Calls"><span>${calls(health) || html`<span class="muted">—</span>`}</span></td>
     <td>${env ? html`<span class="muted small">locked</span>`
       : item.disabled ? html`<button type="button" disabled=${!!busy} aria-label=${`Switch on ${item.label}`} onClick=${() => onEnable(item)}>
           ${busy === item.key ? 'Switching…' : 'Switch on'}</button>`

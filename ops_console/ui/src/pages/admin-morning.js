@@ -159,7 +159,7 @@ function History({ history }) {
         <tbody>${history.data.items.map((e) => html`<tr key=${e.id} data-send=${e.id}>
           <td data-label="Sent"><time datetime=${e.createdAt}>${dateTime(e.createdAt)}</time></td>
           <td data-label="Kind">${e.kind}</td>
-          <td data-label="Day">${day(e.day)} <span class="muted small">${e.timezone}</span></td>
+          <td data-label="Day"><span>${day(e.day)} <span class="muted small">${e.timezone}</span></span></td>
           <td data-label="Status"><span class=${`badge ${e.status === 'sent' ? 'ok' : e.status === 'partial' || e.status === 'sending' ? 'warn' : 'down'}`}>${e.status}</span></td>
           <td data-label="Outcome" class="wrap">${sendWords(e)}
             ${e.text ? html`<details><summary>The message</summary><p><strong>${e.title}</strong></p><pre class="message">${e.text}</pre></details>` : null}</td>

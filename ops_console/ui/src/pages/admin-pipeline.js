@@ -68,8 +68,7 @@ export function AdminPipeline({ query }) {
               <th scope="row" class="mono">${r.id}</th>
               <td data-label="Pipeline" class="mono">${r.pipeline_id}</td>
               <td data-label="Ticket" class="mono">${r.ticket_id ?? '—'}</td>
-              <td data-label="Status"><span class=${`badge ${r.status === 'succeeded' ? 'ok' : r.status === 'failed' ? 'down' : 'warn'}`}>${r.status}</span>
-                ${r.has_fallback ? html` <span class="badge warn">fallback</span>` : null}</td>
+              <td data-label="Status"><span><span class=${`badge ${r.status === 'succeeded' ? 'ok' : r.status === 'failed' ? 'down' : 'warn'}`}>${r.status}</span>${r.has_fallback ? html` <span class="badge warn">fallback</span>` : null}</span></td>
               <td data-label="Started"><time datetime=${r.started_at}>${dateTime(r.started_at)}</time></td>
               <td data-label="Took" class="num">${duration(r.duration_ms)}</td>
               <td data-label="Output" class="detail">${r.error ? html`<div class="error-text">${r.error}</div>` : null}

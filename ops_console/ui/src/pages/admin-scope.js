@@ -49,9 +49,9 @@ function Scope() {
           <th scope="col"><span class="visually-hidden">Change</span></th></tr></thead>
         <tbody>${rows.map((c) => html`<tr key=${c.company_id} data-company=${c.company_id}>
           <th scope="row">${c.company_name} <span class="mono muted">${c.company_id}</span>${c.is_active ? null : html` <span class="badge neutral">inactive</span>`}</th>
-          <td data-label="Scope"><span class=${`badge ${c.in_scope ? 'ok' : 'down'}`}>${c.in_scope ? 'in scope' : 'out of scope'}</span>${c.explicit ? null : html` <span class="muted small">(default)</span>`}</td>
+          <td data-label="Scope"><span><span class=${`badge ${c.in_scope ? 'ok' : 'down'}`}>${c.in_scope ? 'in scope' : 'out of scope'}</span>${c.explicit ? null : html` <span class="muted small">(default)</span>`}</span></td>
           <td data-label="Note" class="wrap">${c.note || ''}</td>
-          <td data-label="Changed">${c.updated_at ? html`${dateTime(c.updated_at)} <span class="muted small">${c.updated_by}</span>` : ''}</td>
+          <td data-label="Changed">${c.updated_at ? html`<span>${dateTime(c.updated_at)} <span class="muted small">${c.updated_by}</span></span>` : ''}</td>
           <td>${c.in_scope
             ? html`<button type="button" class="danger" disabled=${!!act.busy} aria-label=${`Take out of scope: ${c.company_name}`}
                 onClick=${() => { act.clear(); setNote(c.note || ''); setAsked(c); }}>Take out of scope</button>`

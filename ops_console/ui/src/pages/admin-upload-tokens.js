@@ -56,8 +56,8 @@ export function AdminUploadTokens() {
             <th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
           <tbody>${tokens.map((t) => html`<tr key=${t.id} data-token=${t.id}>
             <th scope="row">${t.name}</th>
-            <td data-label="State">${t.revokedAt ? html`<span class="badge neutral">revoked</span> <span class="muted small">${dateTime(t.revokedAt)}</span>`
-              : html`<span class="badge ok">valid</span>`}</td>
+            <td data-label="State"><span>${t.revokedAt ? html`<span class="badge neutral">revoked</span> <span class="muted small">${dateTime(t.revokedAt)}</span>`
+              : html`<span class="badge ok">valid</span>`}</span></td>
             <td data-label="Made">${dateTime(t.createdAt)}</td>
             <td data-label="Last used">${t.lastUsedAt ? dateTime(t.lastUsedAt) : 'never'}</td>
             <td>${t.revokedAt ? null : html`<button type="button" class="danger" disabled=${!!revoke.busy} aria-label=${`Revoke ${t.name}`}

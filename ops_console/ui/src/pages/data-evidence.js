@@ -48,8 +48,8 @@ export function DataEvidence() {
             <thead><tr><th scope="col">File</th><th scope="col" class="num">Size</th><th scope="col">Ticket</th><th scope="col">Company</th>
               <th scope="col">Source</th><th scope="col">Uploaded</th><th scope="col">SHA-256</th></tr></thead>
             <tbody>${rows.map((r) => html`<tr key=${r.id} data-evidence=${r.id}>
-              <th scope="row" class="wrap"><a href=${`/api/log-evidence/${r.id}/content`} download=${r.fileName}
-                aria-label=${`Download ${r.fileName}`}>${r.fileName}</a> <span class="muted small">${r.contentType}</span></th>
+              <th scope="row" class="wrap"><span><a href=${`/api/log-evidence/${r.id}/content`} download=${r.fileName}
+                aria-label=${`Download ${r.fileName}`}>${r.fileName}</a> <span class="muted small">${r.contentType}</span></span></th>
               <td data-label="Size" class="num">${bytes(r.size)}</td>
               <td data-label="Ticket" class="mono">${r.ticketId ?? '—'}</td>
               <td data-label="Company">${company(r.companyId)}</td>

@@ -78,7 +78,7 @@ function Stats() {
 function LogRow({ e }) {
   return html`<tr data-event=${e.id}>
     <td data-label="Received"><time datetime=${e.received_at}>${dateTime(e.received_at)}</time></td>
-    <td data-label="Entity">${e.entity_type || 'unreadable'}${e.entity_id !== null ? html` <span class="mono">${e.entity_id}</span>` : null}</td>
+    <td data-label="Entity"><span>${e.entity_type || 'unreadable'}${e.entity_id !== null ? html` <span class="mono">${e.entity_id}</span>` : null}</span></td>
     <td data-label="Action">${e.action || '—'}</td>
     <td data-label="Status">${statusBadge(e.status)}</td>
     <td data-label="Source"><span class="mono">${e.source_ip || '—'}</span></td>
