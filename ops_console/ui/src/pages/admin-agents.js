@@ -114,7 +114,7 @@ export function AdminAgents() {
             <th scope="col">Token issued</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
           <tbody>${agents.map((a) => html`<tr key=${a.id} data-agent=${a.id}>
             <th scope="row">${a.name}</th>
-            <td data-label="URL" class="wrap mono">${a.url}</td>
+            <td data-label="URL" class="wrap"><span class="mono">${a.url}</span></td>
             <td data-label="State"><span class=${`badge ${a.enabled ? 'ok' : 'neutral'}`}>${a.enabled ? 'on' : 'off'}</span></td>
             <td data-label="Copies"><div><${Deliveries} d=${a.deliveries} /></div></td>
             <td data-label="Token issued">${dateTime(a.token_issued_at)}</td>

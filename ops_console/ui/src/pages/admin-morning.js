@@ -117,7 +117,7 @@ function Webhooks({ hooks, setHooks, onSent }) {
         <thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">State</th><th scope="col">Added</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>${hooks.map((h) => html`<tr key=${h.id} data-hook=${h.id}>
           <th scope="row">${h.name}</th>
-          <td data-label="URL" class="mono wrap">${h.url}</td>
+          <td data-label="URL" class="wrap"><span class="mono">${h.url}</span></td>
           <td data-label="State"><span class=${`badge ${h.enabled ? 'ok' : 'neutral'}`}>${h.enabled ? 'on' : 'off'}</span></td>
           <td data-label="Added">${dateTime(h.createdAt)}</td>
           <td><div class="row tight">

@@ -66,8 +66,8 @@ export function AdminPipeline({ query }) {
               <th scope="col">Started</th><th scope="col" class="num">Took</th><th scope="col">Output</th></tr></thead>
             <tbody>${items.map((r) => html`<tr key=${r.id} data-run=${r.id}>
               <th scope="row" class="mono">${r.id}</th>
-              <td data-label="Pipeline" class="mono">${r.pipeline_id}</td>
-              <td data-label="Ticket" class="mono">${r.ticket_id ?? '—'}</td>
+              <td data-label="Pipeline"><span class="mono">${r.pipeline_id}</span></td>
+              <td data-label="Ticket"><span class="mono">${r.ticket_id ?? '—'}</span></td>
               <td data-label="Status"><span><span class=${`badge ${r.status === 'succeeded' ? 'ok' : r.status === 'failed' ? 'down' : 'warn'}`}>${r.status}</span>${r.has_fallback ? html` <span class="badge warn">fallback</span>` : null}</span></td>
               <td data-label="Started"><time datetime=${r.started_at}>${dateTime(r.started_at)}</time></td>
               <td data-label="Took" class="num">${duration(r.duration_ms)}</td>

@@ -51,11 +51,11 @@ export function DataEvidence() {
               <th scope="row" class="wrap"><span><a href=${`/api/log-evidence/${r.id}/content`} download=${r.fileName}
                 aria-label=${`Download ${r.fileName}`}>${r.fileName}</a> <span class="muted small">${r.contentType}</span></span></th>
               <td data-label="Size" class="num">${bytes(r.size)}</td>
-              <td data-label="Ticket" class="mono">${r.ticketId ?? '—'}</td>
+              <td data-label="Ticket"><span class="mono">${r.ticketId ?? '—'}</span></td>
               <td data-label="Company">${company(r.companyId)}</td>
               <td data-label="Source">${r.tokenName}</td>
               <td data-label="Uploaded"><time datetime=${r.uploadedAt}>${dateTime(r.uploadedAt)}</time></td>
-              <td data-label="SHA-256" class="mono" title=${r.sha256}>${r.sha256.slice(0, 12)}…</td>
+              <td data-label="SHA-256"><span class="mono" title=${r.sha256}>${r.sha256.slice(0, 12)}…</span></td>
             </tr>`)}</tbody>
           </table>`}
       ${records.data && records.data.length ? html`<div class="list-foot">
