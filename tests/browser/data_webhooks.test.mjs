@@ -3,7 +3,7 @@
 // (the keyboard for one) against GET /api/webhooks/logs with the route's next_before; each filter
 // (status, entity type, period, page size) kept in the URL across a reload and each list the route's
 // for the very query the page sent; the empty state; the source addresses against GET
-// /api/webhooks/ips; the times in the user's zone; nothing sticking out at 360 px; axe in both
+// /api/webhooks/ips; a failed answer said where the log goes, with a retry; the times in the user's zone; nothing sticking out at 360 px; axe in both
 // themes; the 150 KB budget (openSignedIn).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -120,6 +120,17 @@ for (const name of ['desktop', 'phone']) {
       assert.deepEqual(await sources.evaluateAll((els) => els.map((e) => e.dataset.source)), day.map((s) => s.source_ip));
     }
 
+    // a log the console fails to give is said where the log goes, with a retry that brings it
+    await page.route('**/api/webhooks/logs?*', (route) => route.fulfill({ status: 503, contentType: 'application/problem+json',
+      body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'the database is not reachable' }) }));
+    await page.getByRole('button', { name: 'Reload' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'The database is not reachable.' });
+    await refusal.waitFor();
+    await page.unroute('**/api/webhooks/logs?*');
+    await refusal.getByRole('button', { name: 'Retry' }).click();
+    await refusal.waitFor({ state: 'detached' });
+    await waitForCount(page, ROW, 25);
+
     // the user's zone: the received time moves with it
     await setPreferences(page, { timezone: 'Asia/Kolkata' });
     await page.goto(`${opsConsole.url}/#/data/webhooks`);
@@ -129,6 +140,6 @@ for (const name of ['desktop', 'phone']) {
     assert.equal(await page.locator(`${ROW}[data-event="${top.id}"] time`).innerText(), await shown.dateTime(page, top.received_at, 'Asia/Kolkata'));
     if (name === 'phone') await assertFitsWidth(page, 'the webhook page with its sources');
     await setPreferences(page, { timezone: 'UTC' });
-    page.assertClean([allowSignInProbe]);
+    page.assertClean([allowSignInProbe, /^http 503 GET .*\/api\/webhooks\/logs\?/]); // the failure routed in on purpose
   });
 }

@@ -126,7 +126,7 @@ function Log({ filters }) {
         options=${PAGE_SIZES.map((n) => ({ value: String(n), name: String(n) }))} />
     </form>
     ${items === undefined ? html`<${Pending} resource=${log} label="the webhook log" />`
-      : html`${log.error ? html`<${ErrorBanner} error=${log.error} onRetry=${log.reload} />` : null}
+      : html`${log.error ? html`<${ErrorBanner} error=${log.error} onRetry=${log.reload} what="the log" />` : null}
         ${items.length ? html`<table class="stack-on-phone log" data-testid="webhook-log">
           <caption class="visually-hidden">Webhook callouts, newest first</caption>
           <thead><tr><th scope="col">Received</th><th scope="col">Entity</th><th scope="col">Action</th>
@@ -139,7 +139,10 @@ function Log({ filters }) {
         <button type="button" disabled=${!pages.length} onClick=${() => setPages([])}>Newest</button>
         <button type="button" disabled=${!pages.length} onClick=${() => setPages(pages.slice(0, -1))}>Newer</button>
         <button type="button" disabled=${!log.data?.next_before} onClick=${() => setPages([...pages, log.data.next_before])}>Older</button>
-        <button type="button" onClick=${() => { setPages([]); setTick(tick + 1); }}>Reload</button>
+        <button type="button" onClick=${() => {
+          if (!pages.length && !filters.since) log.reload(); // the same request: ask again
+          else { setPages([]); setTick(tick + 1); } // the newest page, the period from now
+        }}>Reload</button>
       </div>
     </div>
   </section>`;
