@@ -275,11 +275,17 @@ export async function openSignedIn(browser, { viewport, name, hash, who, ready }
   const page = await openPage(browser, viewports[viewport]);
   await signIn(page, hash, who);
   await setPreferences(page, { theme: 'system', timezone: 'UTC' });
+  await firstVisit(page, { viewport, name, hash, ready });
+  return page;
+}
+
+// Another page of a test that openSignedIn started, loaded as a first visit in the same way: its
+// load timings printed as `name`'s, and the 150 KB budget asserted.
+export async function firstVisit(page, { viewport, name, hash, ready }) {
   await coldLoad(page, hash);
   const timings = await loadTimings(page, ready);
   logTimings(name, viewport, timings);
   assert.ok(timings.scriptAndStyleBytes <= 150 * 1024, `${name}: ${timings.scriptAndStyleBytes} bytes of script and style`);
-  return page;
 }
 
 // Every page of a cursor-paged route ({items, nextCursor}), following nextCursor: [[item, …], …].
@@ -309,3 +315,30 @@ export function consoleSql(statement) {
     '-c', statement], { encoding: 'utf8' });
   return out.split('\n').filter(Boolean).map((line) => line.split('\t'));
 }
+
+// A receiver of the test's own on 127.0.0.1 for what the console sends out (webhook channels, chat
+// webhooks, agent copies; tests/browser/run lets them reach loopback): `messages` lists each
+// request as {path, headers, body}, and each is answered `status` (200 unless the test sets it).
+// `url` is its address; `close()` stops it.
+export async function startReceiver() {
+  const { createServer } = await import('node:http');
+  const state = { messages: [], status: 200 };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => { body += chunk; });
+    req.on('end', () => {
+      state.messages.push({ path: req.url, headers: req.headers, body });
+      res.writeHead(state.status, { 'Content-Type': 'application/json' }).end(state.status < 400 ? '{"ok":true}' : '{"error":"refused"}');
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${server.address().port}`;
+  state.close = () => new Promise((resolve) => server.close(resolve));
+  return state;
+}
+
+// The text of the elements an input names with aria-describedby, as a screen reader reads it: its
+// hint and the route's message under it.
+export const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
+  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));

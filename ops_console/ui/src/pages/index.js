@@ -48,6 +48,17 @@ export const PAGES = [
   // security
 
   // data and webhooks
+  { path: '/data/webhooks', title: 'PSA webhooks', nav: 'Webhooks', section: 'data', load: () => import('./data-webhooks.js').then((m) => m.DataWebhooks) },
+  { path: '/data/sync', title: 'PSA sync', nav: 'Sync', section: 'data', load: () => import('./data-sync.js').then((m) => m.DataSync) },
+  { path: '/data/tags', title: 'Tags', section: 'data', load: () => import('./data-tags.js').then((m) => m.DataTags) },
+  { path: '/data/evidence', title: 'Log evidence', section: 'data', load: () => import('./data-evidence.js').then((m) => m.DataEvidence) },
 
   // administration (admin: true)
+  { path: '/admin/integrations', title: 'Integrations', section: 'admin', admin: true, load: () => import('./admin-integrations.js').then((m) => m.AdminIntegrations) },
+  { path: '/admin/scope', title: 'Scope and display', section: 'admin', admin: true, load: () => import('./admin-scope.js').then((m) => m.AdminScope) },
+  { path: '/admin/notifications', title: 'Notifications', section: 'admin', admin: true, load: () => import('./admin-notifications.js').then((m) => m.AdminNotifications) },
+  { path: '/admin/agents', title: 'Agent instances', nav: 'Agents', section: 'admin', admin: true, load: () => import('./admin-agents.js').then((m) => m.AdminAgents) },
+  { path: '/admin/upload-tokens', title: 'Upload tokens', section: 'admin', admin: true, load: () => import('./admin-upload-tokens.js').then((m) => m.AdminUploadTokens) },
+  { path: '/admin/morning', title: 'Morning summary', section: 'admin', admin: true, load: () => import('./admin-morning.js').then((m) => m.AdminMorning) },
+  { path: '/admin/pipeline', title: 'Pipeline executions', nav: 'Pipeline', section: 'admin', admin: true, load: () => import('./admin-pipeline.js').then((m) => m.AdminPipeline) },
 ];
