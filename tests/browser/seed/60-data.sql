@@ -38,14 +38,18 @@ ON CONFLICT (id) DO NOTHING;
 
 INSERT INTO upload_tokens (name, token_hash, created_at, last_used_at)
 VALUES ('rmm-collector (seed)', encode(sha256(gen_random_uuid()::text::bytea), 'hex'), now() - interval '20 days', now() - interval '2 hours');
-INSERT INTO log_evidence (token_id, sha256, size_bytes, content_type, file_name, ticket_id, company_id, content, uploaded_at)
-SELECT t.id, encode(sha256(f.body), 'hex'), length(f.body), f.type, f.name, f.ticket, f.company, f.body, now() - f.age
-FROM upload_tokens t,
-     (VALUES (convert_to(repeat('2026-11-20 10:00:01 backup job started' || chr(10), 40), 'UTF8'), 'text/plain', 'backup-job.log',
-              9001::bigint, 174::bigint, interval '2 hours'),
-             (convert_to('<html><body><script>alert(1)</script>report</body></html>', 'UTF8'), 'text/html', 'report.html',
-              NULL, 175, interval '1 day'),
-             (convert_to('{"event":"disk","free":"2%"}', 'UTF8'), 'application/json', 'disk-check.json', 9002, NULL, interval '3 days'))
-       AS f (body, type, name, ticket, company, age)
-WHERE t.name = 'rmm-collector (seed)'
-ON CONFLICT (token_id, sha256) DO NOTHING;
+-- (each file an upload of one part, migration 0029, and its record)
+WITH f AS (
+  SELECT gen_random_uuid() AS id, t.id AS token_id, v.*
+  FROM upload_tokens t,
+       (VALUES (convert_to(repeat('2026-11-20 10:00:01 backup job started' || chr(10), 40), 'UTF8'), 'text/plain', 'backup-job.log',
+                9001::bigint, 174::bigint, interval '2 hours'),
+               (convert_to('<html><body><script>alert(1)</script>report</body></html>', 'UTF8'), 'text/html', 'report.html',
+                NULL, 175, interval '1 day'),
+               (convert_to('{"event":"disk","free":"2%"}', 'UTF8'), 'application/json', 'disk-check.json', 9002, NULL, interval '3 days'))
+         AS v (body, type, name, ticket, company, age)
+  WHERE t.name = 'rmm-collector (seed)'),
+uploads AS (INSERT INTO log_evidence_uploads (id, token_id, started_at) SELECT id, token_id, now() - age FROM f),
+parts AS (INSERT INTO log_evidence_parts (upload_id, seq, bytes) SELECT id, 0, body FROM f)
+INSERT INTO log_evidence (id, token_id, sha256, size_bytes, content_type, file_name, ticket_id, company_id, uploaded_at)
+SELECT id, token_id, encode(sha256(body), 'hex'), length(body), type, name, ticket, company, now() - age FROM f;
