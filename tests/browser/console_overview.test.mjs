@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, loadTimings, opsConsole, openPage,
-  routeJson, screenshot, setPreferences, signIn, tabTo, viewports,
+  recordAnswers, routeJson, screenshot, setPreferences, signIn, tabTo, viewports,
 } from './lib.mjs';
 
 const number = (n, digits = 0) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
@@ -16,6 +16,9 @@ for (const [name, viewport] of Object.entries(viewports)) {
     const browser = await launch();
     try {
       const page = await openPage(browser, viewport);
+      // integration health and the workers move while other files run (a switch turned off and
+      // back, an analysis job failing): those two are compared with the answers the page received
+      const received = recordAnswers(page);
       await signIn(page, '#/', who);
       const kpis = page.getByTestId('kpis');
       await kpis.waitFor();
@@ -57,7 +60,7 @@ for (const [name, viewport] of Object.entries(viewports)) {
       }
 
       // integration health: one row per integration the route lists, with its state
-      const health = await routeJson(page, '/api/dashboard/integration-health');
+      const health = await received('/api/dashboard/integration-health');
       const rows = page.getByTestId('integration-health').locator('tbody tr');
       assert.equal(await rows.count(), health.integrations.length);
       for (const [i, r] of health.integrations.entries()) {
@@ -66,7 +69,7 @@ for (const [name, viewport] of Object.entries(viewports)) {
       }
 
       // the workers: each with its status and its 24 hourly buckets
-      const workers = await routeJson(page, '/api/status/workers');
+      const workers = await received('/api/status/workers');
       for (const w of workers.workers) {
         const card = page.locator(`[data-worker="${w.name}"]`);
         assert.equal(await card.locator('.bucket').count(), 24, `${w.name} has 24 buckets`);

@@ -175,6 +175,23 @@ export async function routeJson(page, path) {
   return res.json();
 }
 
+// Keeps the last answer the page itself received from each route (by path); `received(path)` is
+// its document. For figures that other files running at the same time may move (the workers'
+// states, integration health), comparing with what the page was given is exact where asking the
+// route again would race. Call before the page loads.
+export function recordAnswers(page) {
+  const last = new Map();
+  page.on('response', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/') && r.request().method() === 'GET' && r.ok()) last.set(url.pathname, r);
+  });
+  return async (path) => {
+    const answer = last.get(path);
+    assert.ok(answer, `the page asked for ${path}`);
+    return answer.json();
+  };
+}
+
 // Sets the user's theme and zone through the routes, and reloads, as a preference change does.
 export async function setPreferences(page, { theme, timezone }) {
   const base = pageConsole(page);
