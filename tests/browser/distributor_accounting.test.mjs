@@ -66,7 +66,11 @@ for (const name of ['phone', 'desktop']) {
     await page.goto(`${origin}/api/accounting/callback?code=made-up&state=made-up`);
     await page.waitForURL(/#\/distributor\/accounting\?error=state/);
     const outcome = page.locator('[data-testid="outcome"]');
-    assert.match(await outcome.innerText(), /Xero was not connected\..*Nothing was stored/s);
+    const detail = new URLSearchParams(page.url().split('?')[1]).get('detail');
+    assert.ok(detail, 'the callback names why');
+    const said = await outcome.innerText();
+    assert.match(said, /Xero was not connected\..*Nothing was stored/s);
+    assert.ok(said.includes(detail), `the page says the route's detail: ${detail}`);
     await outcome.getByRole('button', { name: 'Dismiss' }).click();
     await page.waitForFunction(() => window.location.hash === '#/distributor/accounting');
 

@@ -25,7 +25,6 @@ before(async () => {
 });
 after(async () => { await browser?.close(); });
 
-const shownIds = (page) => page.locator(ROW).evaluateAll((els) => els.map((e) => e.dataset.company));
 const fragmentQuery = (page) => page.evaluate(() => new URLSearchParams(window.location.hash.split('?')[1] || '').toString());
 
 // The route's page for a query string ("sort=monthlyCost&order=desc"), as the page asks for it.

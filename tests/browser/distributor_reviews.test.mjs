@@ -3,7 +3,8 @@
 // company waits for a review, with the PSA companies whose names share trigrams as candidates):
 // each open review the route's, oldest first, with its candidates and their confidence; resolving
 // one with a note, with the keyboard at the phone (a candidate) and the mouse at the desktop
-// (another company from the list), each checked through the routes (the review gone from the open
+// (another company from the list, after the route's 400 for none chosen, shown under the
+// choices), each checked through the routes (the review gone from the open
 // ones, the company matched "by review"); a review resolved meanwhile refused with the route's 409
 // by its form; a user without admin/access offered no form. Axe in both themes, nothing sticking
 // out at 360 px, the 150 KB budget.
@@ -16,6 +17,7 @@ import {
 import { ensureDistributorCopy } from './distributor.mjs';
 
 const ITEM = 'li[data-review]';
+const PER_PAGE = 10; // pages/distributor-reviews.js
 let browser;
 let resolver;
 before(async () => {
@@ -25,14 +27,20 @@ before(async () => {
 });
 after(async () => { await browser?.close(); });
 
-const shownIds = (page) => page.locator(ITEM).evaluateAll((els) => els.map((e) => Number(e.dataset.review)));
+// The text of the element(s) a control names with aria-describedby, as a screen reader reads it.
+const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
+  .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));
 
-async function assertReviewsAre(page) {
+// The page shows the route's open reviews from `offset`, ten of them, and says how many in all.
+async function assertReviewsAre(page, offset = 0) {
   const open = await routeJson(page, '/api/distributor/company-matches');
+  const shown = open.slice(offset, offset + PER_PAGE);
   await page.waitForFunction(([s, ids]) => !document.querySelector('[aria-busy="true"]')
     && JSON.stringify([...document.querySelectorAll(s)].map((e) => Number(e.dataset.review))) === JSON.stringify(ids),
-  [ITEM, open.map((r) => r.id)]);
-  return open;
+  [ITEM, shown.map((r) => r.id)]);
+  assert.match(await page.getByRole('navigation', { name: 'Pages of reviews' }).getByRole('status').innerText(),
+    new RegExp(`^${offset + 1}–${offset + shown.length} of ${open.length} reviews$`));
+  return shown;
 }
 
 // Resolving changes shared state: each test takes a review no other test of this file takes.
@@ -75,7 +83,7 @@ for (const name of ['phone', 'desktop']) {
 
     const open = await assertReviewsAre(page);
     assert.ok(open.length >= 3, `${open.length} reviews are open`);
-    for (const r of open.slice(0, 5)) {
+    for (const r of open) {
       const li = page.locator(`li[data-review="${r.id}"]`);
       assert.equal(await li.getByRole('heading').innerText(), r.distributorCompanyName);
       for (const c of r.candidates) {
@@ -94,6 +102,8 @@ for (const name of ['phone', 'desktop']) {
       const li = page.locator(`li[data-review="${review.id}"]`);
       const chosen = review.candidates[review.candidates.length - 1];
       await tabTo(page, li.getByRole('radio').first(), 400);
+      assert.equal(await li.getByRole('radio', { checked: true }).count(), 0, 'nothing is chosen for the user');
+      await page.keyboard.press('Space');
       for (let i = 1; i < review.candidates.length; i++) await page.keyboard.press('ArrowDown');
       assert.equal(await li.getByRole('radio', { name: new RegExp(`^${chosen.name} `) }).isChecked(), true);
       await tabTo(page, li.getByLabel(/^Note/));
@@ -102,11 +112,30 @@ for (const name of ['phone', 'desktop']) {
       const answer = await resolving(page, review, () => page.keyboard.press('Enter'));
       await assertResolved(page, review, chosen.companyId, note, answer);
     } else {
+      // the next ten, and back
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.waitForFunction(() => window.location.hash === '#/distributor/reviews?offset=10');
+      await assertReviewsAre(page, PER_PAGE);
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await page.waitForFunction(() => window.location.hash === '#/distributor/reviews');
+      await assertReviewsAre(page);
+
       // the mouse: another company, from the PSA's list
       const list = await routeJson(page, '/api/data/companies-list');
       const review = take(open, () => true);
       const other = list.find((c) => !review.candidates.some((k) => k.companyId === c.id)) || list[0];
       const li = page.locator(`li[data-review="${review.id}"]`);
+      // Resolve with no company chosen: the route's 400, under the choices it concerns
+      const [refused] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith(`/api/distributor/company-matches/${review.id}/resolve`)),
+        li.getByRole('button', { name: /^Resolve/ }).click(),
+      ]);
+      assert.equal(refused.status(), 400);
+      const problem = await refused.json();
+      const message = problem.errors.find((e) => e.field === 'companyId').message;
+      const choices = li.getByRole('group', { name: 'The PSA company it is' });
+      await li.locator('.field-error').filter({ hasText: message }).waitFor();
+      assert.equal(await description(choices), message);
       await li.getByRole('radio', { name: 'Another company' }).check();
       await li.getByLabel('Another PSA company').selectOption({ label: other.company_name });
       await li.getByLabel(/^Note/).fill(note);
@@ -114,15 +143,16 @@ for (const name of ['phone', 'desktop']) {
       await assertResolved(page, review, other.id, note, answer);
 
       // a review someone resolved meanwhile: the route's 409, said by its form
-      const stale = take(await routeJson(page, '/api/distributor/company-matches'), (r) => r.candidates.length > 0);
+      const stale = take((await routeJson(page, '/api/distributor/company-matches')).slice(0, PER_PAGE), (r) => r.candidates.length > 0);
       const res = await page.request.post(`${new URL(page.url()).origin}/api/distributor/company-matches/${stale.id}/resolve`,
         { data: { companyId: stale.candidates[0].companyId, note: `${note} (meanwhile)` } });
       assert.equal(res.status(), 200);
       const form = page.locator(`li[data-review="${stale.id}"]`);
+      await form.getByRole('radio').first().check();
       await form.getByRole('button', { name: /^Resolve/ }).click();
       await form.getByRole('alert').filter({ hasText: 'resolved already' }).waitFor();
     }
-    page.assertClean([allowSignInProbe, /^http 409 POST .*\/api\/distributor\/company-matches\/\d+\/resolve$/]);
+    page.assertClean([allowSignInProbe, /^http (400|409) POST .*\/api\/distributor\/company-matches\/\d+\/resolve$/]);
   });
 }
 

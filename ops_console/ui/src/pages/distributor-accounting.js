@@ -22,6 +22,13 @@ const BUCKETS = {
   '61-90': '61 to 90 days overdue', '91-120': '91 to 120 days overdue', 'over-120': 'More than 120 days overdue',
 };
 
+// The callback's refusals by the field it names (README "Accounting"); others say only their detail.
+const REFUSALS = {
+  error: 'The consent was refused',
+  state: 'The consent could not be tied to this session (used, expired, or asked by another)',
+  code: 'Xero did not accept the consent',
+};
+
 // What the consent's round trip left in the fragment's query.
 function Outcome({ query }) {
   const connected = query.get('connected') === '1';
@@ -30,9 +37,8 @@ function Outcome({ query }) {
   const dismiss = () => navigate('/distributor/accounting', null, { replace: true });
   return html`<div class=${`banner ${connected ? 'info' : 'error'}`} role=${connected ? 'status' : 'alert'} data-testid="outcome">
     <div>${connected ? html`<strong>Xero is connected.</strong> Run a sync to copy its invoices, payments and contacts.`
-      : html`<strong>Xero was not connected.</strong> <span>${error === 'error' ? 'The consent was refused'
-        : error === 'state' ? 'The consent could not be tied to this session' : `The ${error} was refused`}:
-        ${query.get('detail') || 'no detail given'}. Nothing was stored; connect again to retry.</span>`}</div>
+      : html`<strong>Xero was not connected.</strong> <span>${REFUSALS[error] ? `${REFUSALS[error]}: ` : ''}${query.get('detail')
+        || 'no detail given'}. Nothing was stored; connect again to retry.</span>`}</div>
     <button type="button" onClick=${dismiss}>Dismiss</button>
   </div>`;
 }
@@ -58,9 +64,11 @@ function LastSync({ s }) {
   const h = s.lastSync;
   if (s.inProgress) return html`<p class="muted" data-testid="last-sync">A sync is under way; this page follows it.</p>`;
   if (!h) return html`<p class="muted" data-testid="last-sync">No sync has run yet.</p>`;
-  return html`<p data-testid="last-sync" data-run=${h.id}>Last sync (${h.kind}): <span class=${`badge ${h.status === 'failed' ? 'down' : h.status === 'succeeded' ? 'ok' : 'warn'}`}>${h.status}</span>
-    started <time datetime=${h.startedAt}>${dateTime(h.startedAt)}</time>${h.finishedAt ? html`, ended <time datetime=${h.finishedAt}>${dateTime(h.finishedAt)}</time>` : null}.
-    <span class="small muted">${countsText(h.counts)}</span>${h.error ? html` <span class="error-text">${h.error}</span>` : null}</p>`;
+  return html`<div data-testid="last-sync" data-run=${h.id} class="last-sync">
+    <p>Last sync (${h.kind}) <span class=${`badge ${h.status === 'failed' ? 'down' : h.status === 'succeeded' ? 'ok' : 'warn'}`}>${h.status}</span>:
+      started <time datetime=${h.startedAt}>${dateTime(h.startedAt)}</time>${h.finishedAt ? html`, ended <time datetime=${h.finishedAt}>${dateTime(h.finishedAt)}</time>` : null}.</p>
+    <p class="small muted">Read: ${countsText(h.counts)}</p>
+    ${h.error ? html`<p class="error-text">${h.error}</p>` : null}</div>`;
 }
 
 function Actions({ s, onChanged, onPoll }) {
@@ -98,7 +106,7 @@ function Actions({ s, onChanged, onPoll }) {
   const sync = () => act('sync', async () => {
     const out = await api.post('/api/accounting/sync', { full });
     onPoll();
-    return `A ${out.full ? 'full' : 'incremental'} sync has started.`;
+    return `Sync started (${out.full ? 'full: everything read again' : 'incremental: what changed since the last'}).`;
   });
   const disconnect = () => act('disconnect', async () => {
     const out = await api.post('/api/accounting/disconnect');
@@ -117,6 +125,7 @@ function Actions({ s, onChanged, onPoll }) {
       ${s.connected ? html`<button class="danger" type="button" disabled=${!!busy}
         onClick=${() => confirm.current?.showModal()}>Disconnect</button>` : null}
     </div>
+    ${s.connected ? html`<p class="small muted">Connecting again replaces the connection with the organisation you consent to.</p>` : null}
     <p role="status" class="muted">${busy === 'connect' ? 'Asking for the consent page…' : busy ? 'Working…' : done}</p>
     <${Confirm} dialogRef=${confirm} id="disconnect" title=${`Disconnect ${s.tenantName || 'Xero'}?`} action="Disconnect"
       cancel="Keep the connection" onConfirm=${disconnect}>

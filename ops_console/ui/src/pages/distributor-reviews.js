@@ -4,21 +4,25 @@
 // with the admin/access permission: the others see the reviews without the form). A candidate or
 // any other active PSA company (GET /api/data/companies-list) may be chosen; the note is at most
 // 500 characters. The route's field errors show under their inputs, its refusal above the button.
+// Ten reviews a page, the offset in the fragment's query.
 import { html, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, number } from '../lib/format.js';
 import { can } from '../lib/session.js';
 import { useResource } from '../components/resource.js';
+import { navigate } from '../lib/router.js';
 import { Empty, ErrorBanner, FieldError, Pending } from '../components/messages.js';
+import { Pager } from '../components/pager.js';
 
 const OTHER = 'other';
+export const REVIEWS_PER_PAGE = 10;
 
 function percent(confidence) {
   return `${number(Number(confidence) * 100)}%`;
 }
 
 function ResolveForm({ review, companies, onResolved }) {
-  const [choice, setChoice] = useState(review.candidates.length ? String(review.candidates[0].companyId) : OTHER);
+  const [choice, setChoice] = useState(review.candidates.length ? '' : OTHER); // nothing chosen for the user
   const [other, setOther] = useState('');
   const [note, setNote] = useState('');
   const [state, setState] = useState({ busy: false, error: null });
@@ -29,8 +33,9 @@ function ResolveForm({ review, companies, onResolved }) {
     const companyId = Number(choice === OTHER ? other : choice);
     setState({ busy: true, error: null });
     try {
+      // with no company chosen the route names what is missing, under the choices
       const out = await api.post(`/api/distributor/company-matches/${review.id}/resolve`,
-        { companyId: companyId || 0, ...(note.trim() ? { note: note.trim() } : {}) });
+        { ...(companyId ? { companyId } : {}), ...(note.trim() ? { note: note.trim() } : {}) });
       onResolved(review, out);
     } catch (error) {
       setState({ busy: false, error });
@@ -72,7 +77,7 @@ function ResolveForm({ review, companies, onResolved }) {
 
 function Review({ review, me, companies, onResolved }) {
   return html`<li class="card review" data-review=${review.id}>
-    <header class="row spread"><h2><a href=${`#/distributor/company?id=${review.distributorCompanyId}`}>${review.distributorCompanyName}</a></h2>
+    <header><h2><a href=${`#/distributor/company?id=${review.distributorCompanyId}`}>${review.distributorCompanyName}</a></h2>
       <span class="note">opened <time datetime=${review.createdAt}>${dateTime(review.createdAt)}</time></span></header>
     ${can(me, 'admin', 'access')
       ? html`<${ResolveForm} review=${review} companies=${companies} onResolved=${onResolved} />`
@@ -82,7 +87,7 @@ function Review({ review, me, companies, onResolved }) {
   </li>`;
 }
 
-export function DistributorReviews({ me }) {
+export function DistributorReviews({ me, query }) {
   const reviews = useResource('/api/distributor/company-matches');
   const mayResolve = can(me, 'admin', 'access');
   const companies = useResource(mayResolve ? '/api/data/companies-list' : null);
@@ -94,6 +99,11 @@ export function DistributorReviews({ me }) {
     reviews.reload();
   };
   const list = reviews.data;
+  // ten at a time, the offset in the fragment's query (the route gives every open review at once)
+  const wanted = Math.max(0, Number.parseInt(query.get('offset') || '0', 10) || 0);
+  const offset = list && wanted >= list.length ? Math.max(0, (Math.ceil(list.length / REVIEWS_PER_PAGE) - 1) * REVIEWS_PER_PAGE) : wanted;
+  const page = list && { items: list.slice(offset, offset + REVIEWS_PER_PAGE), total: list.length, limit: REVIEWS_PER_PAGE, offset };
+  const toPage = (o) => navigate('/distributor/reviews', o ? { offset: String(o) } : null, { replace: true });
   return html`<div class="stack distributor">
     <div class="page-head"><h1>Match reviews</h1>
       <span class="note">distributor companies no PSA company's name matches exactly; candidates nearest first</span></div>
@@ -102,8 +112,9 @@ export function DistributorReviews({ me }) {
     ${!list ? html`<${Pending} resource=${reviews} label="match reviews" lines=${4} />`
       : html`${reviews.error ? html`<${ErrorBanner} error=${reviews.error} onRetry=${reviews.reload} />` : null}
         ${list.length ? html`<p class="muted">${number(list.length)} ${list.length === 1 ? 'review' : 'reviews'} open, oldest first.</p>
-          <ul class="reviews" aria-busy=${reviews.loading ? 'true' : 'false'}>${list.map((r) => html`<${Review} key=${r.id} review=${r} me=${me}
-            companies=${companies} onResolved=${resolved} />`)}</ul>`
+          <ul class="reviews" aria-busy=${reviews.loading ? 'true' : 'false'}>${page.items.map((r) => html`<${Review} key=${r.id} review=${r} me=${me}
+            companies=${companies} onResolved=${resolved} />`)}</ul>
+          <${Pager} page=${page} noun="reviews" onPage=${toPage} />`
           : html`<${Empty}>No review is open: every distributor company is matched or resolved.<//>`}`}
   </div>`;
 }

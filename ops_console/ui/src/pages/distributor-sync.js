@@ -28,15 +28,14 @@ export function countsText(counts) {
   return parts.length ? parts.join(' · ') : '—';
 }
 
-export function RunHistory({ runs, label }) {
+function RunHistory({ runs, label }) {
   if (!runs.length) return html`<${Empty}>No run yet.<//>`;
   return html`<${TableWrap} label=${label}><table class="stack-on-phone" data-testid="history">
-    <thead><tr><th scope="col">Started</th><th scope="col">Finished</th><th scope="col">Kind</th><th scope="col">Status</th>
+    <thead><tr><th scope="col">Started</th><th scope="col">Finished</th><th scope="col">Status</th>
       <th scope="col">Counts</th></tr></thead>
     <tbody>${runs.map((h) => html`<tr key=${h.id} data-run=${h.id}>
       <td data-label="Started"><time datetime=${h.startedAt}>${dateTime(h.startedAt)}</time></td>
       <td data-label="Finished">${h.finishedAt ? html`<time datetime=${h.finishedAt}>${dateTime(h.finishedAt)}</time>` : 'running'}</td>
-      <td data-label="Kind">${h.kind}</td>
       <td data-label="Status"><span class=${`badge ${TONES[h.status] || 'neutral'}`}>${h.status}</span>
         ${h.error ? html`<div class="error-text small">${h.error}</div>` : null}</td>
       <td data-label="Counts" class="small counts">${countsText(h.counts)}</td>
