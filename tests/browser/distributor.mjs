@@ -3,7 +3,7 @@
 // another file did); every file then waits until a run has copied the companies and none is under
 // way. A file that runs a sync of its own does it from its page, after this.
 import assert from 'node:assert/strict';
-import { openPage, signIn } from './lib.mjs';
+import { createUser, launch, openPage, signIn } from './lib.mjs';
 
 export async function ensureDistributorCopy(browser, who) {
   const page = await openPage(browser);
@@ -19,4 +19,13 @@ export async function ensureDistributorCopy(browser, who) {
     return !now.inProgress && now.counts.companies > 0;
   }, null, { polling: 500, timeout: 120000 });
   await page.context().close();
+}
+
+// A distributor test file's start: its Chromium, its user on the vendors console (createUser's
+// options), and the copy in place. Returns { browser, user }.
+export async function startDistributorFile(prefix, options = {}) {
+  const browser = await launch();
+  const user = createUser(prefix, { console: 'vendors', ...options });
+  await ensureDistributorCopy(browser, user);
+  return { browser, user };
 }

@@ -9,20 +9,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, goToSection, launch, openSignedIn, routeJson,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, goToSection, openSignedIn, routeJson,
   screenshot, shown, tabTo, waitForCount,
 } from './lib.mjs';
-import { ensureDistributorCopy } from './distributor.mjs';
+import { startDistributorFile } from './distributor.mjs';
 
 const PAGE_SIZE = 20; // pages/distributor-companies.js
 const ROW = 'table[data-testid="companies"] tbody tr';
 let browser;
 let user;
-before(async () => {
-  browser = await launch();
-  user = createUser('dist-companies', { console: 'vendors' });
-  await ensureDistributorCopy(browser, user);
-});
+before(async () => { ({ browser, user } = await startDistributorFile('dist-companies')); });
 after(async () => { await browser?.close(); });
 
 const fragmentQuery = (page) => page.evaluate(() => new URLSearchParams(window.location.hash.split('?')[1] || '').toString());

@@ -11,20 +11,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, goToSection, launch, openSignedIn, routeJson,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, goToSection, openSignedIn, routeJson,
   screenshot, shown, tabTo, unique,
 } from './lib.mjs';
-import { ensureDistributorCopy } from './distributor.mjs';
+import { startDistributorFile } from './distributor.mjs';
 
 const ITEM = 'li[data-review]';
 const PER_PAGE = 10; // pages/distributor-reviews.js
 let browser;
 let resolver;
-before(async () => {
-  browser = await launch();
-  resolver = createUser('dist-reviews', { console: 'vendors', permissions: ['admin:access'] });
-  await ensureDistributorCopy(browser, resolver);
-});
+before(async () => { ({ browser, user: resolver } = await startDistributorFile('dist-reviews', { permissions: ['admin:access'] })); });
 after(async () => { await browser?.close(); });
 
 // The text of the element(s) a control names with aria-describedby, as a screen reader reads it.

@@ -7,19 +7,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openSignedIn, routeJson, screenshot,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, openSignedIn, routeJson, screenshot,
   shown, tabTo,
 } from './lib.mjs';
-import { ensureDistributorCopy } from './distributor.mjs';
+import { startDistributorFile } from './distributor.mjs';
 
 const RUN = 'table[data-testid="history"] tbody tr';
 let browser;
 let user;
-before(async () => {
-  browser = await launch();
-  user = createUser('dist-sync', { console: 'vendors' });
-  await ensureDistributorCopy(browser, user);
-});
+before(async () => { ({ browser, user } = await startDistributorFile('dist-sync')); });
 after(async () => { await browser?.close(); });
 
 async function assertStateIs(page, s) {
