@@ -26,7 +26,7 @@ function Subscriptions({ c, currency }) {
         <td data-label="Monthly cost" class="num cost">${money(s.monthlyCost, s.currencyCode || currency)}</td>
         <td data-label="Latest billed" class="num">${s.latestBilledCost === null
           ? html`<span class="muted">not billed yet</span>`
-          : html`${money(s.latestBilledCost, s.currencyCode || currency)}${s.latestBilledAt ? html` <span class="muted">to ${day(s.latestBilledAt, { day: 'numeric', month: 'short', year: 'numeric' })}</span>` : null}`}</td>
+          : html`<span>${money(s.latestBilledCost, s.currencyCode || currency)}${s.latestBilledAt ? html` <span class="muted">to ${day(s.latestBilledAt, { day: 'numeric', month: 'short', year: 'numeric' })}</span>` : null}</span>`}</td>
       </tr>`)}</tbody>
     </table><//>` : html`<${Empty}>This company has no subscription in the copy.<//>`}
   </section>`;
