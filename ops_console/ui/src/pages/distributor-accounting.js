@@ -184,7 +184,8 @@ function Finance({ f }) {
 
 export function DistributorAccounting({ me, query }) {
   const [polling, setPolling] = useState(0); // since when the page follows a sync it started
-  const status = useResource('/api/accounting/status', { refreshMs: polling ? POLL_MS : 0 });
+  const [elsewhere, setElsewhere] = useState(false); // a sync under way that the page did not start
+  const status = useResource('/api/accounting/status', { refreshMs: polling || elsewhere ? POLL_MS : 0 });
   const summary = useResource('/api/accounting/summary');
   const s = status.data;
   // the sync has ended once a state read after its start says none is under way
@@ -195,6 +196,10 @@ export function DistributorAccounting({ me, query }) {
       summary.reload();
     }
   }, [ended]);
+  useEffect(() => {
+    if (elsewhere && s && !s.inProgress && !polling) summary.reload(); // its figures, once it ends
+    setElsewhere(!!s?.inProgress);
+  }, [s?.inProgress]);
   const changed = () => { status.reload(); summary.reload(); };
   const f = summary.data;
   return html`<div class="stack distributor">

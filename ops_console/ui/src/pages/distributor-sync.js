@@ -1,7 +1,7 @@
 // The distributor's sync (GET /api/distributor/sync: {inProgress, counts: {companies,
 // subscriptions, items}, history: the last 10 runs}) and starting one (POST, 202; 409 a run is
 // under way, 503 not configured, 403 switched off: the route's problem is shown by the button).
-// While a run is under way the page asks again every 3 s, until it ends.
+// While a run is under way (started here or elsewhere) the page asks again every 3 s, until it ends.
 import { html, useEffect, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, number } from '../lib/format.js';
@@ -45,7 +45,8 @@ function RunHistory({ runs, label }) {
 
 export function DistributorSync() {
   const [polling, setPolling] = useState(false);
-  const sync = useResource('/api/distributor/sync', { refreshMs: polling ? POLL_MS : 0 });
+  const [elsewhere, setElsewhere] = useState(false); // a run under way that the page did not start
+  const sync = useResource('/api/distributor/sync', { refreshMs: polling || elsewhere ? POLL_MS : 0 });
   const [start, setStart] = useState({ busy: false, error: null, at: 0 });
   const s = sync.data;
   // the run the page started has ended once a state read after the start says none is under way
@@ -53,6 +54,7 @@ export function DistributorSync() {
   useEffect(() => {
     if (polling && ended) setPolling(false);
   }, [polling, ended]);
+  useEffect(() => setElsewhere(!!s?.inProgress), [s?.inProgress]);
 
   const run = async () => {
     setStart({ busy: true, error: null, at: 0 });
