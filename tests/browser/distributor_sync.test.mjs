@@ -2,13 +2,14 @@
 // distributor is the sandbox's Pax8 fake, as a plain user of this file's own: the copy's counts
 // and the last runs as GET /api/distributor/sync gives them; a run started from the page (the
 // keyboard at the phone, the mouse at the desktop), a real one against the fake, followed until it
-// ends: its row is the route's newest, succeeded, and the counts shown are the route's after it.
+// ends: its row is the route's newest, succeeded, and the counts shown are the route's after it;
+// the runs' times in the user's zone, and in another after she changes it.
 // Nothing sticking out at 360 px; axe in both themes; the 150 KB budget.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, openSignedIn, routeJson, screenshot,
-  shown, tabTo,
+  setPreferences, shown, tabTo,
 } from './lib.mjs';
 import { startDistributorFile } from './distributor.mjs';
 
@@ -18,7 +19,7 @@ let user;
 before(async () => { ({ browser, user } = await startDistributorFile('dist-sync')); });
 after(async () => { await browser?.close(); });
 
-async function assertStateIs(page, s) {
+async function assertStateIs(page, s, zone = 'UTC') {
   for (const key of ['companies', 'subscriptions', 'items']) {
     assert.equal(await page.locator(`[data-count="${key}"]`).innerText(), await shown.number(page, s.counts[key]), key);
   }
@@ -26,7 +27,7 @@ async function assertStateIs(page, s) {
     === JSON.stringify(ids), [RUN, s.history.map((h) => h.id)]);
   const newest = s.history[0];
   const row = page.locator(`tr[data-run="${newest.id}"]`);
-  assert.equal(await row.locator('td[data-label="Started"]').innerText(), await shown.dateTime(page, newest.startedAt, 'UTC'));
+  assert.equal(await row.locator('td[data-label="Started"]').innerText(), await shown.dateTime(page, newest.startedAt, zone));
   assert.ok((await row.innerText()).includes(newest.status));
 }
 
@@ -58,6 +59,12 @@ for (const name of ['phone', 'desktop']) {
     assert.ok(run.counts.companies > 0, 'it read the fake\'s companies');
     await assertStateIs(page, after);
     assert.equal(await page.getByRole('button', { name: 'Run a sync now' }).isEnabled(), true);
+
+    // the user's zone: the runs' times move with it
+    await setPreferences(page, { timezone: 'Asia/Kolkata' });
+    await page.reload();
+    await assertStateIs(page, await routeJson(page, '/api/distributor/sync'), 'Asia/Kolkata');
+    await setPreferences(page, { timezone: 'UTC' });
     page.assertClean([allowSignInProbe]);
   });
 }
