@@ -35,6 +35,26 @@ std::optional<std::string> text(std::optional<std::string_view> v) {
 
 std::string session_of(const Request& req) { return core::http::cookie(req, identity::kSessionCookie).value_or(""); }
 
+// The consent page sends a browser back to the callback: a browser (it asks for HTML) is sent on
+// to the web UI's accounting page with the outcome in the fragment's query; an API client gets
+// the documented JSON.
+bool wants_page(const Request& req) { return req.header("Accept").find("text/html") != std::string_view::npos; }
+
+Response to_accounting_page(const std::string& query) {
+  auto res = Response::empty(core::http::Status::see_other);
+  res.headers.set(boost::beast::http::field::location, "/#/distributor/accounting?" + query);
+  res.headers.set(boost::beast::http::field::cache_control, "no-store");
+  return res;
+}
+
+// A refusal as the page's query: `error` the field it names (else the problem's code), `detail`
+// its message.
+std::string refusal_query(const Problem& p) {
+  const bool field = !p.errors().empty();
+  return "error=" + core::url_encode(field ? p.errors().front().field : p.code()) +
+         "&detail=" + core::url_encode(field ? p.errors().front().message : p.detail());
+}
+
 }  // namespace
 
 void install_accounting_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -53,12 +73,24 @@ void install_accounting_routes(core::app::Context& ctx, std::shared_ptr<identity
 
   routes.get("/api/accounting/callback", Access::admin(),
              [&db, registry, connection](Request& req) -> awaitable<Response> {
-               auto* c = co_await require_accounting(*registry, connection);
-               co_await c->complete(identity::current_user(req).id, session_of(req),
-                                    {.state = text(req.query.get("state")),
-                                     .code = text(req.query.get("code")),
-                                     .error = text(req.query.get("error"))});
-               co_return Response::json(co_await accounting::connection_status(db, true));
+               const auto complete = [&]() -> awaitable<void> {
+                 auto* c = co_await require_accounting(*registry, connection);
+                 co_await c->complete(identity::current_user(req).id, session_of(req),
+                                      {.state = text(req.query.get("state")),
+                                       .code = text(req.query.get("code")),
+                                       .error = text(req.query.get("error"))});
+               };
+               if (!wants_page(req)) {
+                 co_await complete();
+                 co_return Response::json(co_await accounting::connection_status(db, true));
+               }
+               std::optional<std::string> refused;
+               try {
+                 co_await complete();
+               } catch (const Problem& p) {
+                 refused = refusal_query(p);
+               }
+               co_return to_accounting_page(refused ? *refused : "connected=1");
              });
 
   routes.post("/api/accounting/sync", Access::admin(),

@@ -159,6 +159,32 @@ TEST_F(AccountingTest, ABadReplayedExpiredOrForeignStateIs400AndStoresNothing) {
   EXPECT_EQ(stat("codes_redeemed"), 1);
 }
 
+// A browser the consent page sends back (it asks for HTML) lands on the web UI's accounting page
+// with the outcome in the fragment's query; a refusal names its field and detail there, and
+// stores nothing. An API client keeps the JSON answers (the tests above).
+TEST_F(AccountingTest, ABrowserIsSentBackToTheAccountingPageWithTheOutcome) {
+  start_accounting();
+  const std::map<std::string, std::string> browser = {
+      {"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}};
+  const auto location = [](const core::testing::HttpResponse& res) { return std::string(res.header("location")); };
+
+  fakes.xero().set_faults({.deny_authorizations = 1});  // the user says no at the consent page
+  const auto denied = call("GET", consent(boss), nullptr, boss, browser);
+  EXPECT_EQ(denied.status, 303u) << denied.body;
+  EXPECT_TRUE(location(denied).starts_with("/#/distributor/accounting?error=error&detail=")) << location(denied);
+  const auto replayed = call("GET", "/api/accounting/callback?code=abc&state=made-up", nullptr, boss, browser);
+  EXPECT_EQ(replayed.status, 303u);
+  EXPECT_TRUE(location(replayed).starts_with("/#/distributor/accounting?error=state&detail=")) << location(replayed);
+  EXPECT_EQ(sql("SELECT count(*) FROM accounting_connection"), "0");
+
+  EXPECT_EQ(call("GET", consent(boss), nullptr, tech, browser).status, 403u);  // access first, as for any client
+  const auto done = call("GET", consent(boss), nullptr, boss, browser);
+  EXPECT_EQ(done.status, 303u) << done.body;
+  EXPECT_EQ(location(done), "/#/distributor/accounting?connected=1");
+  EXPECT_EQ(done.header("cache-control"), "no-store");
+  EXPECT_EQ(get("/api/accounting/status")["connected"], true);
+}
+
 // Two instances find the access token expired at once: one refreshes, the other waits and uses
 // what it stored. With Xero's grace period off, a second refresh with the old token would be
 // refused and the connection lost.

@@ -1,9 +1,9 @@
-// A search box's text that is applied after a pause in typing, or at once (Enter): the text
-// follows `applied` when that changes from elsewhere (a reload, Back), and `apply` gets the
-// trimmed text only when it differs from `applied`.
+// Searching as a person types. useTypedSearch: a search box's text that is applied after a pause
+// in typing, or at once (Enter): the text follows `applied` when that changes from elsewhere (a
+// reload, Back), and `apply` gets the trimmed text only when it differs from `applied`.
 //   const box = useTypedSearch(filters.search, (search) => writeFilters({ ...filters, search }));
 //   <input value=${box.text} onInput=${box.onInput} />   <form onSubmit=${box.submit}>
-import { useEffect, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useRef, useState } from '../lib/html.js';
 
 export function useTypedSearch(applied, apply, delayMs = 400) {
   const [text, setText] = useState(applied);
@@ -27,4 +27,15 @@ export function useTypedSearch(applied, apply, delayMs = 400) {
       now(text);
     },
   };
+}
+
+// The box itself, on useTypedSearch (a form with role="search"): `value` is the search applied now
+// (from the URL, say); `onApply(text)` is told the trimmed text when it differs.
+//   <${SearchBox} id="company-search" label="Search by name" value=${q.search} onApply=${(search) => …} />
+export function SearchBox({ id, label, value, onApply, placeholder, hiddenLabel = false }) {
+  const box = useTypedSearch(value, onApply);
+  return html`<form role="search" class="search field" onSubmit=${box.submit}>
+    <label for=${id} class=${hiddenLabel ? 'visually-hidden' : null}>${label}</label>
+    <input id=${id} type="search" maxLength="200" value=${box.text} placeholder=${placeholder} onInput=${box.onInput} />
+  </form>`;
 }

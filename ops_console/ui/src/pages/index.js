@@ -44,6 +44,11 @@ export const PAGES = [
   { path: '/phishing/campaign', title: 'Campaign', section: 'phishing', nav: false, load: () => import('./phishing-campaign.js').then((m) => m.PhishingCampaign) },
 
   // distributor and accounting
+  { path: '/distributor', title: 'Companies', section: 'distributor', load: () => import('./distributor-companies.js').then((m) => m.DistributorCompanies) },
+  { path: '/distributor/company', title: 'Distributor company', section: 'distributor', nav: false, load: () => import('./distributor-company.js').then((m) => m.DistributorCompany) },
+  { path: '/distributor/reviews', title: 'Match reviews', section: 'distributor', load: () => import('./distributor-reviews.js').then((m) => m.DistributorReviews) },
+  { path: '/distributor/sync', title: 'Sync', section: 'distributor', load: () => import('./distributor-sync.js').then((m) => m.DistributorSync) },
+  { path: '/distributor/accounting', title: 'Accounting', section: 'distributor', load: () => import('./distributor-accounting.js').then((m) => m.DistributorAccounting) },
 
   // security
 
