@@ -3,15 +3,14 @@
 // mappings of client names and the ones no company matches (GET /api/backup/company-mappings;
 // an administrator maps with POST, removes with DELETE ?clientName=), and the copy's sync
 // (GET/POST /api/backup/sync). The chosen company is kept in the fragment's query (?company=).
-import { html, useState } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { html } from '../lib/html.js';
 import { dateTime, number } from '../lib/format.js';
 import { navigate } from '../lib/router.js';
 import { useResource } from '../components/resource.js';
 import { Empty, ErrorBanner, Pending } from '../components/messages.js';
 import { Confirm } from '../components/confirm.js';
 import { SyncRun } from '../components/sync-run.js';
-import { CompanyMapForm } from './security-common.js';
+import { CompanyMapForm, useRemoval } from './security-common.js';
 
 function Machines({ companyId }) {
   const machines = useResource(companyId ? `/api/backup/companies/${companyId}/machines` : null);
@@ -58,21 +57,8 @@ export function SecurityBackup({ me, query }) {
   const companyId = query.get('company') || '';
   const companies = useResource('/api/data/companies-list');
   const mappings = useResource('/api/backup/company-mappings');
-  const [removing, setRemoving] = useState(null);
-  const [removeError, setRemoveError] = useState(null);
   const m = mappings.data;
-
-  const remove = async () => {
-    const r = removing;
-    setRemoving(null);
-    setRemoveError(null);
-    try {
-      await api.del(`/api/backup/company-mappings?clientName=${encodeURIComponent(r.clientName)}`);
-      mappings.reload();
-    } catch (e) {
-      setRemoveError(e);
-    }
-  };
+  const removal = useRemoval((r) => `/api/backup/company-mappings?clientName=${encodeURIComponent(r.clientName)}`, mappings.reload);
 
   return html`<div class="stack security">
     <div class="page-head"><h1>Backup</h1><span class="note">Datto appliances, what they protect, and how the last backups went</span></div>
@@ -101,9 +87,9 @@ export function SecurityBackup({ me, query }) {
           ${!m.mappings.length ? html`<${Empty}>No client name is mapped by hand.<//>`
             : html`<ul class="list mappings" aria-label="Mapped client names">${m.mappings.map((x) => html`<li key=${x.clientName} data-mapping=${x.clientName}>
                 <div class="row spread"><span><strong>${x.clientName}</strong> → ${x.companyName}</span>
-                  ${me.isAdmin ? html`<button type="button" class="danger" aria-label=${`Remove the mapping of ${x.clientName}`} onClick=${() => setRemoving(x)}>Remove</button>` : null}</div>
+                  ${me.isAdmin ? html`<button type="button" class="danger" aria-label=${`Remove the mapping of ${x.clientName}`} onClick=${() => removal.ask(x)}>Remove</button>` : null}</div>
                 <div class="meta"><span>mapped ${dateTime(x.mappedAt)}</span></div></li>`)}</ul>`}
-          ${removeError ? html`<${ErrorBanner} error=${removeError} />` : null}
+          ${removal.error ? html`<${ErrorBanner} error=${removal.error} />` : null}
           ${me.isAdmin ? html`<h3 class="sub">Map a client name</h3>
             <${CompanyMapForm} id="bk-map" path="/api/backup/company-mappings" keyField="clientName" keyLabel="Client name"
               keys=${[...m.unmatched.map((u) => u.clientName), ...m.mappings.map((x) => x.clientName)].map((n) => ({ value: n, label: n }))}
@@ -112,8 +98,8 @@ export function SecurityBackup({ me, query }) {
       <${SyncRun} path="/api/backup/sync" me=${me} what="backup" onFinished=${mappings.reload}
         counts=${(s) => `${number(s.devices)} appliances, ${number(s.assets)} machines and shares, ${number(s.unmatched)} appliances without a company`} />
     </div>
-    <${Confirm} open=${!!removing} title="Remove this mapping?" action="Remove it" onConfirm=${remove} onCancel=${() => setRemoving(null)}>
-      ${removing ? html`<p>The appliances of <strong>${removing.clientName}</strong> no longer belong to ${removing.companyName} by this mapping: they fall back to the company whose name matches, or to none.</p>` : null}
+    <${Confirm} open=${!!removal.asking} title="Remove this mapping?" action="Remove it" onConfirm=${removal.remove} onCancel=${removal.cancel}>
+      ${removal.asking ? html`<p>The appliances of <strong>${removal.asking.clientName}</strong> no longer belong to ${removal.asking.companyName} by this mapping: they fall back to the company whose name matches, or to none.</p>` : null}
     <//>
   </div>`;
 }

@@ -88,3 +88,22 @@ export function CompanyMapForm({ id, path, keyField, keyLabel, keys, onSaved }) 
     ${stray ? html`<${ErrorBanner} error=${state.error} />` : null}
   </form>`;
 }
+
+// A mapping's removal after a confirmation: `ask(mapping)` opens it, `remove()` sends DELETE
+// pathOf(mapping) and calls onDone; `error` is the refusal, if any.
+export function useRemoval(pathOf, onDone) {
+  const [asking, setAsking] = useState(null);
+  const [error, setError] = useState(null);
+  const remove = async () => {
+    const m = asking;
+    setAsking(null);
+    setError(null);
+    try {
+      await api.del(pathOf(m));
+      onDone();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return { asking, ask: setAsking, cancel: () => setAsking(null), remove, error };
+}

@@ -2,14 +2,13 @@
 // console's copy and its sync (GET/POST /api/endpointsec/sync), and which PSA company each site
 // belongs to (GET /api/endpointsec/company-mappings; an administrator maps with POST and removes
 // with DELETE ?siteId=). Coverage is the route's: agents ÷ the company's active configuration items.
-import { html, useState } from '../lib/html.js';
-import { api } from '../lib/api.js';
+import { html } from '../lib/html.js';
 import { dateTime, number } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
 import { Empty, ErrorBanner, Pending } from '../components/messages.js';
 import { Confirm } from '../components/confirm.js';
 import { SyncRun } from '../components/sync-run.js';
-import { CompanyMapForm, VendorPending } from './security-common.js';
+import { CompanyMapForm, VendorPending, useRemoval } from './security-common.js';
 
 function coverageTone(c) {
   if (c === null || c === undefined) return 'neutral';
@@ -42,21 +41,8 @@ function Coverage({ coverage }) {
 export function SecurityEndpoint({ me }) {
   const coverage = useResource('/api/endpointsec/coverage');
   const mappings = useResource('/api/endpointsec/company-mappings');
-  const [removing, setRemoving] = useState(null);
-  const [removeError, setRemoveError] = useState(null);
   const reload = () => { coverage.reload(); mappings.reload(); };
-
-  const remove = async () => {
-    const m = removing;
-    setRemoving(null);
-    setRemoveError(null);
-    try {
-      await api.del(`/api/endpointsec/company-mappings?siteId=${encodeURIComponent(m.siteId)}`);
-      reload();
-    } catch (e) {
-      setRemoveError(e);
-    }
-  };
+  const removal = useRemoval((r) => `/api/endpointsec/company-mappings?siteId=${encodeURIComponent(r.siteId)}`, reload);
 
   const sites = (coverage.data || []).map((s) => ({ value: s.siteId, label: s.siteName }));
   return html`<div class="stack security">
@@ -69,9 +55,9 @@ export function SecurityEndpoint({ me }) {
           : !mappings.data.length ? html`<${Empty}>No site is mapped to a company.<//>`
           : html`<ul class="list mappings" aria-label="Site mappings">${mappings.data.map((m) => html`<li key=${m.siteId} data-mapping=${m.siteId}>
               <div class="row spread"><span><strong>${m.siteName}</strong> → ${m.companyName}</span>
-                ${me.isAdmin ? html`<button type="button" class="danger" aria-label=${`Remove the mapping of ${m.siteName}`} onClick=${() => setRemoving(m)}>Remove</button>` : null}</div>
+                ${me.isAdmin ? html`<button type="button" class="danger" aria-label=${`Remove the mapping of ${m.siteName}`} onClick=${() => removal.ask(m)}>Remove</button>` : null}</div>
               <div class="meta"><span>mapped ${dateTime(m.mappedAt)}</span></div></li>`)}</ul>`}
-        ${removeError ? html`<${ErrorBanner} error=${removeError} />` : null}
+        ${removal.error ? html`<${ErrorBanner} error=${removal.error} />` : null}
         ${me.isAdmin ? html`<h3 class="sub">Map a site</h3>
           <${CompanyMapForm} id="es-map" path="/api/endpointsec/company-mappings" keyField="siteId" keyLabel="Site" keys=${sites} onSaved=${reload} />
           <p class="muted small">A site maps to one company; mapping it again replaces the company.</p>` : null}
@@ -79,8 +65,8 @@ export function SecurityEndpoint({ me }) {
       <${SyncRun} path="/api/endpointsec/sync" me=${me} what="endpoint security" onFinished=${reload}
         counts=${(s) => `${number(s.sites)} sites`} />
     </div>
-    <${Confirm} open=${!!removing} title="Remove this mapping?" action="Remove it" onConfirm=${remove} onCancel=${() => setRemoving(null)}>
-      ${removing ? html`<p><strong>${removing.siteName}</strong> no longer belongs to ${removing.companyName}: its coverage is not counted for any company until it is mapped again.</p>` : null}
+    <${Confirm} open=${!!removal.asking} title="Remove this mapping?" action="Remove it" onConfirm=${removal.remove} onCancel=${removal.cancel}>
+      ${removal.asking ? html`<p><strong>${removal.asking.siteName}</strong> no longer belongs to ${removal.asking.companyName}: its coverage is not counted for any company until it is mapped again.</p>` : null}
     <//>
   </div>`;
 }
