@@ -8,20 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openPage, openSignedIn, routeJson,
-  screenshot, shown, signIn, tabTo, viewports,
+  screenshot, shown, signIn, tabTo, viewports, waitForSync,
 } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-// Until the backup sync route says no run is under way and one has ended (asked by the page, as its user).
-async function copied(page) {
-  await page.waitForFunction(async () => {
-    const s = await (await fetch('/api/backup/sync')).json();
-    return !s.inProgress && s.history.length > 0 && s.history[0].finishedAt;
-  }, null, { polling: 250, timeout: 60000 });
-}
 
 const attr = (page, selector, key) => page.locator(selector).evaluateAll((els, k) => els.map((e) => e.dataset[k]), key);
 
@@ -29,7 +21,13 @@ for (const name of ['desktop', 'phone']) {
   test(`backup at ${name} width`, async () => {
     const who = createUser(`sec_backup_${name}`, { console: 'vendors', admin: true });
     const page = await openSignedIn(browser, { viewport: name, name: 'security-backup', hash: '#/security/backup', who, ready: '[data-testid=sync-state]' });
-    await copied(page);
+    // the copy: the sync the console ran at its start, or one started here when none has run yet
+    const state = await routeJson(page, '/api/backup/sync');
+    if (!state.inProgress && !state.history.length) {
+      await page.getByRole('button', { name: 'Start a sync' }).click();
+      await page.getByTestId('sync-state').getByText(/running|succeeded/).waitFor();
+    }
+    await waitForSync(page, '/api/backup/sync');
     await page.reload();
 
     // the failures and the unmatched client names are the routes'
@@ -46,8 +44,8 @@ for (const name of ['desktop', 'phone']) {
     const clientName = mappings.unmatched[0].clientName;
     const companies = await routeJson(page, '/api/data/companies-list');
     const company = companies[name === 'desktop' ? 0 : 2];
-    await page.getByLabel('Client name').selectOption({ label: clientName });
-    await page.getByLabel('PSA company').selectOption({ label: company.company_name });
+    await page.getByLabel('Client name', { exact: true }).selectOption({ label: clientName });
+    await page.getByLabel('PSA company', { exact: true }).selectOption({ label: company.company_name });
     await tabTo(page, page.getByRole('button', { name: 'Map', exact: true }), 10);
     await page.keyboard.press('Enter');
     await page.getByText(`Mapped ${clientName} to ${company.company_name}.`).waitFor();

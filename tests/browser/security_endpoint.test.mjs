@@ -7,22 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openPage, openSignedIn, routeJson,
-  screenshot, signIn, tabTo, viewports,
+  screenshot, signIn, tabTo, viewports, waitForSync,
 } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-// Until the sync route says no run is under way and the newest has ended (the page asks it, as the
-// page's own session), newer than `after` (a run id); its answer.
-async function syncEnded(page, path, after) {
-  await page.waitForFunction(async ([p, a]) => {
-    const s = await (await fetch(p)).json();
-    return !s.inProgress && s.history.length > 0 && s.history[0].finishedAt && s.history[0].id !== a;
-  }, [path, after ?? null], { polling: 250, timeout: 60000 });
-  return routeJson(page, path);
-}
 
 for (const name of ['desktop', 'phone']) {
   test(`endpoint security at ${name} width`, async () => {
@@ -36,7 +26,7 @@ for (const name of ['desktop', 'phone']) {
     const started = page.waitForResponse((r) => r.url().endsWith('/api/endpointsec/sync') && r.request().method() === 'POST');
     await page.keyboard.press('Enter');
     assert.equal((await started).status(), 202);
-    const state = await syncEnded(page, '/api/endpointsec/sync', before.history[0]?.id);
+    const state = await waitForSync(page, '/api/endpointsec/sync', before.history[0]?.id);
     assert.equal(state.history[0].status, 'succeeded');
     await page.getByTestId('sync-state').getByText('succeeded').waitFor();
 
@@ -52,7 +42,7 @@ for (const name of ['desktop', 'phone']) {
     // a site mapped to a company through the form
     const companies = await routeJson(page, '/api/data/companies-list');
     const company = companies[name === 'desktop' ? 0 : 1];
-    await page.getByLabel('Site', { exact: true }).selectOption({ label: site.siteName });
+    await page.getByLabel('Site', { exact: true }).selectOption(site.siteId);
     await page.getByLabel('PSA company').selectOption({ label: company.company_name });
     await page.getByRole('button', { name: 'Map', exact: true }).click();
     await page.getByText(`Mapped ${site.siteName} to ${company.company_name}.`).waitFor();

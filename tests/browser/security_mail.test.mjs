@@ -23,7 +23,8 @@ async function sandbox(method, path, body) {
     method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   assert.ok(res.status < 300, `${method} ${path} answers ${res.status}`);
-  return res.status === 204 ? null : res.json();
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
 }
 
 // A POST route's answer to the page's own session (routeJson is for GET).
@@ -150,12 +151,12 @@ for (const name of ['desktop', 'phone']) {
     }
     await page.getByRole('navigation', { name: 'Security pages' }).getByRole('link', { name: 'Remediation' }).click();
     await page.getByRole('heading', { level: 1, name: 'Mailbox remediation' }).waitFor();
-    await page.getByLabel('Mailbox').fill('not-an-address');
+    await page.getByLabel('Mailbox', { exact: true }).fill('not-an-address');
     await page.getByLabel('Search', { exact: true }).fill(`subject:${token}`);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.locator('#r-mailbox-error').waitFor();
-    assert.match(await description(page.getByLabel('Mailbox')), /must be an e-mail address/);
-    await page.getByLabel('Mailbox').fill(mailbox);
+    assert.match(await description(page.getByLabel('Mailbox', { exact: true })), /must be an e-mail address/);
+    await page.getByLabel('Mailbox', { exact: true }).fill(mailbox);
     await page.getByLabel('Search', { exact: true }).press('Enter');
     await page.locator('tr[data-message]').first().waitFor();
     const search = await routePost(page, '/api/mailsec/mailbox-remediate', { action: 'search', mailbox, query: `subject:${token}` });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openPage, openSignedIn, opsConsole,
-  routeJson, screenshot, signIn, tabTo, viewports,
+  routeJson, screenshot, signIn, tabTo, viewports, waitForSync,
 } from './lib.mjs';
 
 let browser;
@@ -36,11 +36,8 @@ for (const name of ['desktop', 'phone']) {
       const started = page.waitForResponse((r) => r.url().endsWith('/api/rmm/sync') && r.request().method() === 'POST');
       await page.getByRole('button', { name: 'Start a sync' }).click();
       assert.equal((await started).status(), 202);
-      await page.waitForFunction(async (a) => {
-        const s = await (await fetch('/api/rmm/sync')).json();
-        return !s.inProgress && s.history.length > 0 && s.history[0].finishedAt && s.history[0].id !== a;
-      }, before.history[0]?.id ?? null, { polling: 250, timeout: 60000 });
-      assert.equal((await routeJson(page, '/api/rmm/sync')).history[0].status, 'succeeded');
+      const state = await waitForSync(page, '/api/rmm/sync', before.history[0]?.id);
+      assert.equal(state.history[0].status, 'succeeded');
     } else {
       assert.equal(await page.getByRole('button', { name: 'Start a sync' }).count(), 0, 'not an administrator: no sync');
     }

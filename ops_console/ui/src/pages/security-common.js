@@ -59,7 +59,10 @@ export function CompanyMapForm({ id, path, keyField, keyLabel, keys, onSaved }) 
     setState({ busy: true, error: null, saved: null });
     try {
       const saved = await api.post(path, { [keyField]: key, companyId: company === '' ? null : Number(company) });
-      setState({ busy: false, error: null, saved });
+      // what was mapped, in the words the reader chose it by
+      const keyLabel = keys.find((k) => k.value === key)?.label || key;
+      const companyLabel = companies.data.find((c) => String(c.id) === company)?.company_name || company;
+      setState({ busy: false, error: null, saved: { keyLabel, companyLabel } });
       onSaved(saved);
     } catch (error) {
       setState({ busy: false, error, saved: null });
@@ -84,7 +87,7 @@ export function CompanyMapForm({ id, path, keyField, keyLabel, keys, onSaved }) 
         : html`<div class="field"><${Pending} resource=${companies} label="companies" lines=${1} /></div>`}
     </div>
     <div class="row"><button type="submit" class="primary" disabled=${state.busy}>${state.busy ? 'Saving…' : 'Map'}</button>
-      <span class="muted" role="status">${state.saved ? `Mapped ${state.saved[keyField === 'siteId' ? 'siteName' : keyField] || key} to ${state.saved.companyName}.` : ''}</span></div>
+      <span class="muted" role="status">${state.saved ? `Mapped ${state.saved.keyLabel} to ${state.saved.companyLabel}.` : ''}</span></div>
     ${stray ? html`<${ErrorBanner} error=${state.error} />` : null}
   </form>`;
 }
