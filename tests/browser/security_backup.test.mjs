@@ -46,7 +46,8 @@ for (const name of ['desktop', 'phone']) {
     const company = companies[name === 'desktop' ? 0 : 2];
     await page.getByLabel('Client name', { exact: true }).selectOption({ label: clientName });
     await page.getByLabel('PSA company', { exact: true }).selectOption({ label: company.company_name });
-    await tabTo(page, page.getByRole('button', { name: 'Map', exact: true }), 10);
+    await page.getByLabel('PSA company', { exact: true }).focus(); // the next stop is the form's button
+    await tabTo(page, page.getByRole('button', { name: 'Map', exact: true }), 3);
     await page.keyboard.press('Enter');
     await page.getByText(`Mapped ${clientName} to ${company.company_name}.`).waitFor();
     const after = await routeJson(page, '/api/backup/company-mappings');
