@@ -3,12 +3,12 @@
 // its own: the failed backups of the last 24 hours and the unmatched client names are the routes';
 // a client name mapped to a company through the page's form (the route lists the mapping), that
 // company chosen shows its protected machines as the route gives them, in the user's zone; the
-// mapping removed after a confirmation. A plain user is offered neither the sync nor the form.
+// mapping removed after a confirmation. (a plain user's view: security_mfa.test.mjs).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openPage, openSignedIn, routeJson,
-  screenshot, shown, signIn, tabTo, viewports, waitForSync,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openSignedIn, routeJson,
+  screenshot, shown, tabTo, waitForSync,
 } from './lib.mjs';
 
 let browser;
@@ -82,13 +82,3 @@ for (const name of ['desktop', 'phone']) {
     page.assertClean([allowSignInProbe]);
   });
 }
-
-test('a plain user sees backup without the sync or the mapping form', async () => {
-  const page = await openPage(browser, viewports.desktop);
-  await signIn(page, '#/security/backup', createUser('sec_backup_plain', { console: 'vendors' }));
-  await page.getByRole('heading', { level: 1, name: 'Backup' }).waitFor();
-  await page.getByTestId('sync-state').waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Start a sync' }).count(), 0);
-  assert.equal(await page.getByRole('form', { name: /Map a client name/ }).count(), 0);
-  page.assertClean([allowSignInProbe]);
-});

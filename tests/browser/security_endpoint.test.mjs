@@ -2,12 +2,12 @@
 // (SentinelOne), at a desktop and a 360-px phone, as an administrator of its own: a sync started
 // from the page fills the copy (checked through the sync route), the coverage is the route's, a
 // site mapped to a company through the page's form (the route's mapping and coverage name it), and
-// the mapping removed after a confirmation; a plain user is offered neither the sync nor the form.
+// the mapping removed after a confirmation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openPage, openSignedIn, routeJson,
-  screenshot, signIn, tabTo, viewports, waitForSync,
+  allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openSignedIn, routeJson,
+  screenshot, tabTo, waitForSync,
 } from './lib.mjs';
 
 let browser;
@@ -65,13 +65,3 @@ for (const name of ['desktop', 'phone']) {
     page.assertClean([allowSignInProbe]);
   });
 }
-
-test('a plain user sees endpoint security without the sync or the mapping form', async () => {
-  const page = await openPage(browser, viewports.desktop);
-  await signIn(page, '#/security/endpoint', createUser('sec_endpoint_plain', { console: 'vendors' }));
-  await page.getByRole('heading', { level: 1, name: 'Endpoint security' }).waitFor();
-  await page.getByTestId('sync-state').waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Start a sync' }).count(), 0);
-  assert.equal(await page.getByRole('form', { name: /Map a site/ }).count(), 0);
-  page.assertClean([allowSignInProbe]);
-});

@@ -1,7 +1,8 @@
 // MFA's flagged users (#/security/mfa) on the console whose vendors are the sandbox's fakes (Duo:
 // a parent and two child accounts), at a desktop and a 360-px phone, as a user of its own: the
 // bypass and disabled users and the accounts are the route's, with their last login in the
-// user's zone; then the section's link and the sub-navigation reach it with the keyboard.
+// user's zone; then the section's link and the sub-navigation reach it with the keyboard, and the
+// section's other pages offer this plain user no sync, no mapping form and no script to run.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
@@ -50,6 +51,22 @@ for (const name of ['desktop', 'phone']) {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'MFA: flagged users' }).waitFor();
     assert.equal(await link.getAttribute('aria-current'), 'page');
+
+    // a plain user: no sync, no mapping form, no script to run on the other pages of the section
+    const pages = page.getByRole('navigation', { name: 'Security pages' });
+    await pages.getByRole('link', { name: 'Endpoint' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Endpoint security' }).waitFor();
+    await page.getByTestId('sync-state').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Start a sync' }).count(), 0);
+    assert.equal(await page.getByRole('form', { name: /^Map a/ }).count(), 0);
+    await pages.getByRole('link', { name: 'Backup' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Backup' }).waitFor();
+    await page.getByTestId('sync-state').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Start a sync' }).count(), 0);
+    assert.equal(await page.getByRole('form', { name: /^Map a/ }).count(), 0);
+    await pages.getByRole('link', { name: 'Scripts' }).click();
+    await page.getByText('Running a script needs the permission pair (rmm, execute)').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Run script…' }).count(), 0);
     page.assertClean([allowSignInProbe]);
   });
 }
