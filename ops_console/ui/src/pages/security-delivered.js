@@ -102,8 +102,7 @@ export function SecurityDelivered() {
       ${state.error && !stray ? html`<div class="field-error" role="alert">Not searched: ${Object.keys(fields).length === 1 ? 'a field needs' : 'some fields need'} a change (said under ${Object.keys(fields).length === 1 ? 'it' : 'each'}).</div>` : null}
     </form>
     ${r ? html`<section class="card stack" aria-labelledby="found-h">
-      <header><h2 id="found-h">Found</h2><span class="note" data-testid="found-range">${number(r.count)} messages in ${r.tenant},
-        ${dateTime(r.start)} to ${dateTime(r.end)}</span></header>
+      <header><h2 id="found-h">Found</h2><span class="note" data-testid="found-range">${`${number(r.count)} ${r.count === 1 ? 'message' : 'messages'} in ${r.tenant}, ${dateTime(r.start)} to ${dateTime(r.end)}`}</span></header>
       ${r.truncated ? html`<p class="muted" role="status">More messages matched: the first ${number(r.count)} are listed with their spam score. Narrow the search to see the rest.</p>` : null}
       <div class="filters-row">
         <${Chips} legend="Status" name="status" options=${STATUSES} chosen=${statuses} onChange=${setStatuses} />
