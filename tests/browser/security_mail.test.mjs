@@ -3,7 +3,8 @@
 // Mimecast fake, released with the keyboard after a confirmation: the route stops listing it and the
 // fake records it released; an unknown tenant's 400 under the tenant field), the delivered-mail
 // search (a tracked message of its own found and shown as the route answers it, its status and
-// spam class filters; a range under 6 hours refused under its input), and mailbox remediation (a
+// spam class filters; a range under 6 hours refused under its input; Mimecast failing said where the
+// list would be), and mailbox remediation (a
 // Graph fake mailbox of its own searched, one message moved to Deleted Items and one deleted, each
 // after a confirmation that says so, checked in the fake's mailbox; a bad address under its field).
 import assert from 'node:assert/strict';
@@ -41,6 +42,7 @@ const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria
 const PROVOKED = [
   allowSignInProbe,
   /^http 400 GET .*\/api\/mailsec\/held\?tenant=nosuch/,
+  /^http 502 GET .*\/api\/mailsec\/held$/, // while the Mimecast fake fails on purpose
   /^http 400 POST .*\/api\/mailsec\/delivered$/,
   /^http 400 POST .*\/api\/mailsec\/mailbox-remediate$/,
 ];
@@ -95,6 +97,15 @@ for (const name of ['desktop', 'phone']) {
     assert.match(await description(tenant), /is not a configured mail-security tenant/);
     await tenant.fill('');
     await page.getByRole('button', { name: 'Use tenant' }).click();
+    await page.locator('table.held').waitFor();
+
+    // Mimecast failing: the route's 502, said where the list would be, with a retry that recovers
+    await sandbox('PUT', '/_sandbox/mimecast/faults', { server_errors: 20, status: 503, retry_after: 0, endpoint: '/api/gateway/get-hold-message-list' });
+    await page.reload();
+    const failing = page.getByRole('alert').filter({ hasText: 'Mimecast did not answer as expected.' });
+    await failing.waitFor();
+    await sandbox('PUT', '/_sandbox/mimecast/faults', {});
+    await failing.getByRole('button', { name: 'Retry' }).click();
     await page.locator('table.held').waitFor();
 
     // --- Delivered mail: the limits said before the search; a range too short refused under "From".
