@@ -6,7 +6,8 @@
 // spam class filters; a range under 6 hours refused under its input; Mimecast failing said where the
 // list would be), and mailbox remediation (a
 // Graph fake mailbox of its own searched, one message moved to Deleted Items and one deleted, each
-// after a confirmation that says so, checked in the fake's mailbox; a bad address under its field).
+// after a confirmation that says so, checked in the fake's mailbox; a bad address, and a mailbox the
+// app may not open, said under its field).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
@@ -45,6 +46,7 @@ const PROVOKED = [
   /^http 502 GET .*\/api\/mailsec\/held$/, // while the Mimecast fake fails on purpose
   /^http 400 POST .*\/api\/mailsec\/delivered$/,
   /^http 400 POST .*\/api\/mailsec\/mailbox-remediate$/,
+  /^http 403 POST .*\/api\/mailsec\/mailbox-remediate$/, // the mailbox the Graph fake denies on purpose
 ];
 
 for (const name of ['desktop', 'phone']) {
@@ -167,6 +169,15 @@ for (const name of ['desktop', 'phone']) {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.locator('#r-mailbox-error').waitFor();
     assert.match(await description(page.getByLabel('Mailbox', { exact: true })), /must be an e-mail address/);
+    // a mailbox the app may not open: Graph's 403, said under the mailbox with the permission to grant
+    const closed = `${unique(`closed_${name}`)}@contoso.example`.toLowerCase();
+    await sandbox('POST', `/_sandbox/graph/mailboxes/${encodeURIComponent(closed)}`);
+    await sandbox('PUT', `/_sandbox/graph/mailboxes/${encodeURIComponent(closed)}/access`, { denied: true });
+    await page.getByLabel('Mailbox', { exact: true }).fill(closed);
+    await page.getByLabel('Search', { exact: true }).press('Enter');
+    await page.locator('#r-mailbox-error').getByText(/Mail\.ReadWrite/).waitFor();
+    assert.match(await description(page.getByLabel('Mailbox', { exact: true })), new RegExp(`may not open ${closed.replace(/[.]/g, '\\.')}`));
+
     await page.getByLabel('Mailbox', { exact: true }).fill(mailbox);
     await page.getByLabel('Search', { exact: true }).press('Enter');
     await page.locator('tr[data-message]').first().waitFor();
