@@ -359,3 +359,16 @@ export async function startReceiver() {
 // hint and the route's message under it.
 export const description = (locator) => locator.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(' ')
   .map((id) => document.getElementById(id)?.textContent.trim()).filter(Boolean).join(' '));
+
+// Until a vendor copy's sync route (`/api/backup/sync`: {inProgress, history}) says no run is under
+// way and its newest run, other than `after` (a run id), has ended; returns that answer. The route
+// is asked again every 250 ms: a poll of its state, nothing on a page is timed.
+export async function waitForSync(page, path, after = null, tries = 480) {
+  let s;
+  for (let i = 0; i < tries; i++) {
+    s = await routeJson(page, path);
+    if (!s.inProgress && s.history.length > 0 && s.history[0].finishedAt && s.history[0].id !== after) return s;
+    await new Promise((resolve) => { setTimeout(resolve, 250); });
+  }
+  return assert.fail(`${path} still says ${JSON.stringify({ inProgress: s.inProgress, history: s.history.slice(0, 2) })}`);
+}

@@ -51,6 +51,13 @@ export const PAGES = [
   { path: '/distributor/accounting', title: 'Accounting', section: 'distributor', load: () => import('./distributor-accounting.js').then((m) => m.DistributorAccounting) },
 
   // security
+  { path: '/security/mail', title: 'Held mail', section: 'security', load: () => import('./security-mail.js').then((m) => m.SecurityMail) },
+  { path: '/security/delivered', title: 'Delivered mail', section: 'security', load: () => import('./security-delivered.js').then((m) => m.SecurityDelivered) },
+  { path: '/security/remediation', title: 'Mailbox remediation', nav: 'Remediation', section: 'security', load: () => import('./security-remediation.js').then((m) => m.SecurityRemediation) },
+  { path: '/security/mfa', title: 'MFA flagged users', nav: 'MFA', section: 'security', load: () => import('./security-mfa.js').then((m) => m.SecurityMfa) },
+  { path: '/security/endpoint', title: 'Endpoint security', nav: 'Endpoint', section: 'security', load: () => import('./security-endpoint.js').then((m) => m.SecurityEndpoint) },
+  { path: '/security/backup', title: 'Backup', section: 'security', load: () => import('./security-backup.js').then((m) => m.SecurityBackup) },
+  { path: '/security/rmm', title: 'Remote management', nav: 'Scripts', section: 'security', load: () => import('./security-rmm.js').then((m) => m.SecurityRmm) },
 
   // data and webhooks
   { path: '/data/webhooks', title: 'PSA webhooks', nav: 'Webhooks', section: 'data', load: () => import('./data-webhooks.js').then((m) => m.DataWebhooks) },
