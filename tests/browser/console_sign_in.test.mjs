@@ -17,7 +17,9 @@ for (const [name, viewport] of Object.entries(viewports)) {
       const page = await openPage(browser, viewport);
       await page.goto(`${opsConsole.url}/`);
       await page.getByRole('heading', { name: 'Sign in to the ops console' }).waitFor();
-      assert.match(page.url(), /#\/sign-in(\?next=%23%2F)?$/, 'without a session the shell shows sign-in');
+      // the form shows as soon as /api/auth/me says 401; the address follows once /api/auth/setup
+      // has said that users exist
+      await page.waitForURL(/#\/sign-in(\?next=%23%2F)?$/, { timeout: 5000 });
       await assertAccessibleInBothThemes(page, `sign-in (${name})`);
       if (name === 'phone') await assertFitsWidth(page, 'the sign-in page');
       await screenshot(page, `sign-in-${name}`);
