@@ -38,6 +38,32 @@ for (const name of ['desktop', 'phone']) {
       assert.equal((await started).status(), 202);
       const state = await waitForSync(page, '/api/rmm/sync', before.history[0]?.id);
       assert.equal(state.history[0].status, 'succeeded');
+
+      // the clients and their companies as the route gives them; an unmatched one mapped through
+      // the form, then the mapping removed after its confirmation
+      await page.reload();
+      const clients = await routeJson(page, '/api/rmm/clients');
+      const rows = page.locator('table.rmm-clients tbody tr');
+      await rows.first().waitFor();
+      assert.equal(await rows.count(), clients.length);
+      const client = clients.find((c) => !c.companyId);
+      assert.ok(client, 'the fake has a client no PSA company of the seed is named like');
+      const company = (await routeJson(page, '/api/data/companies-list'))[0];
+      const form = page.getByRole('form', { name: 'Map a client to a company' });
+      await form.getByLabel('Client', { exact: true }).selectOption(String(client.id));
+      await form.getByLabel('PSA company').selectOption(String(company.id));
+      await form.getByRole('button', { name: 'Map' }).click();
+      await form.getByText(`Mapped ${client.name} to ${company.company_name}.`).waitFor();
+      const mapped = (await routeJson(page, '/api/rmm/clients')).find((c) => c.id === client.id);
+      assert.deepEqual([mapped.companyId, mapped.matchedBy], [company.id, 'mapping']);
+      const row = page.locator(`tr[data-client="${client.id}"]`);
+      await row.getByText(company.company_name).waitFor();
+      await row.getByRole('button', { name: `Remove mapping of ${client.name}` }).click();
+      const removing = page.getByRole('dialog', { name: 'Remove this mapping?' });
+      await removing.getByRole('button', { name: 'Remove it' }).click();
+      await row.getByRole('button', { name: /Remove mapping/ }).waitFor({ state: 'detached' });
+      const unmapped = (await routeJson(page, '/api/rmm/clients')).find((c) => c.id === client.id);
+      assert.equal(unmapped.matchedBy, null, 'the mapping is gone');
     } else {
       assert.equal(await page.getByRole('button', { name: 'Start a sync' }).count(), 0, 'not an administrator: no sync');
     }

@@ -48,8 +48,9 @@ export function TenantField({ value, used, error, onChange }) {
 
 // An administrator's mapping of a vendor's name (a site, a client name) to a PSA company
 // (GET /api/data/companies-list: [{id, company_name}]): POST `path` {[keyField]: key, companyId};
-// each 400's field message is shown under its select. onSaved gets the route's answer.
-export function CompanyMapForm({ id, path, keyField, keyLabel, keys, onSaved }) {
+// each 400's field message is shown under its select. onSaved gets the route's answer. `keyValue`
+// turns the chosen key into what the route takes (a number for an id).
+export function CompanyMapForm({ id, path, keyField, keyLabel, keys, onSaved, keyValue = (k) => k }) {
   const companies = useResource('/api/data/companies-list');
   const [key, setKey] = useState('');
   const [company, setCompany] = useState('');
@@ -58,7 +59,7 @@ export function CompanyMapForm({ id, path, keyField, keyLabel, keys, onSaved }) 
     e.preventDefault();
     setState({ busy: true, error: null, saved: null });
     try {
-      const saved = await api.post(path, { [keyField]: key, companyId: company === '' ? null : Number(company) });
+      const saved = await api.post(path, { [keyField]: key === '' ? null : keyValue(key), companyId: company === '' ? null : Number(company) });
       // what was mapped, in the words the reader chose it by
       const keyLabel = keys.find((k) => k.value === key)?.label || key;
       const companyLabel = companies.data.find((c) => String(c.id) === company)?.company_name || company;

@@ -3,7 +3,9 @@
 // /api/rmm/executions {agentId, scriptId, args?, timeoutSeconds?} → 202 the execution, queued)
 // after a confirmation; the execution is then asked for (GET /api/rmm/executions/{id}) every 2 s
 // until it ends, and its output shown. The choices are the copy's (GET /api/rmm/agents, /scripts),
-// which a sync fills (GET/POST /api/rmm/sync, components/sync-run.js).
+// which a sync fills (GET/POST /api/rmm/sync, components/sync-run.js). The RMM's clients and the
+// PSA company each belongs to (GET /api/rmm/clients), which administrators map where the name does
+// not match (POST/DELETE /api/rmm/company-mappings, the removal after a confirmation).
 import { html, useEffect, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, number } from '../lib/format.js';
@@ -12,7 +14,39 @@ import { useResource } from '../components/resource.js';
 import { Empty, ErrorBanner, FieldError, Pending } from '../components/messages.js';
 import { Confirm } from '../components/confirm.js';
 import { SyncRun } from '../components/sync-run.js';
-import { VendorError } from './security-common.js';
+import { CompanyMapForm, useRemoval, VendorError } from './security-common.js';
+
+// The RMM's clients with their companies; administrators map the unmatched and remove mappings.
+function Clients({ me }) {
+  const clients = useResource('/api/rmm/clients');
+  const removal = useRemoval((c) => `/api/rmm/company-mappings?clientId=${c.id}`, clients.reload);
+  const rows = clients.data;
+  return html`<section class="card" aria-labelledby="rmm-clients-h">
+    <header><h2 id="rmm-clients-h">Clients and their companies</h2><span class="note">by the client's name, or an administrator's mapping</span></header>
+    ${!rows ? html`<${Pending} resource=${clients} label="clients" />`
+      : !rows.length ? html`<${Empty}>No RMM client in the copy yet: a sync brings them.<//>`
+      : html`<table class="stack-on-phone rmm-clients" aria-labelledby="rmm-clients-h">
+        <thead><tr><th scope="col">Client</th><th scope="col">Company</th><th scope="col">Matched by</th><th scope="col" class="num">Agents</th>
+          ${me.isAdmin ? html`<th scope="col"><span class="visually-hidden">Mapping</span></th>` : null}</tr></thead>
+        <tbody>${rows.map((c) => html`<tr key=${c.id} data-client=${c.id}>
+          <td data-label="Client" class="wrap">${c.name}</td>
+          <td data-label="Company" class="wrap">${c.companyName || html`<span class="muted">none</span>`}</td>
+          <td data-label="Matched by">${c.matchedBy || '—'}</td>
+          <td data-label="Agents" class="num">${number(c.agents)}</td>
+          ${me.isAdmin ? html`<td data-label="Mapping">${c.matchedBy === 'mapping'
+            ? html`<button type="button" class="danger" onClick=${() => removal.ask(c)}>Remove mapping<span class="visually-hidden"> of ${c.name}</span></button>` : null}</td>` : null}
+        </tr>`)}</tbody>
+      </table>`}
+    ${removal.error ? html`<${ErrorBanner} error=${removal.error} />` : null}
+    ${me.isAdmin && rows ? html`<h3 class="sub">Map a client</h3>
+      <${CompanyMapForm} id="rmm-map" path="/api/rmm/company-mappings" keyField="clientId" keyLabel="Client" keyValue=${Number}
+        keys=${rows.map((c) => ({ value: String(c.id), label: c.name }))} onSaved=${clients.reload} />` : null}
+    <${Confirm} danger open=${!!removal.asking} title="Remove this mapping?" confirm="Remove it" onConfirm=${removal.remove} onCancel=${removal.cancel}>
+      ${removal.asking ? html`<p><strong>${removal.asking.name}</strong> no longer belongs to ${removal.asking.companyName} by this mapping:
+        it falls back to a company of the same name, if there is one.</p>` : null}
+    <//>
+  </section>`;
+}
 
 const FINISHED = new Set(['succeeded', 'failed']);
 const tone = { queued: 'neutral', running: 'warn', succeeded: 'ok', failed: 'down' };
@@ -156,6 +190,7 @@ export function SecurityRmm({ me }) {
           </tr>`)}</tbody>
         </table>`}
     </section>
+    <${Clients} key=${copy} me=${me} />
     <${SyncRun} path="/api/rmm/sync" me=${me} what="remote management" onFinished=${() => setCopy((n) => n + 1)}
       counts=${(s) => `${number(s.clients)} clients, ${number(s.agents)} agents, ${number(s.scripts)} scripts`} />
   </div>`;
