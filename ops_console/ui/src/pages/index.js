@@ -58,6 +58,7 @@ export const PAGES = [
   { path: '/security/endpoint', title: 'Endpoint security', nav: 'Endpoint', section: 'security', load: () => import('./security-endpoint.js').then((m) => m.SecurityEndpoint) },
   { path: '/security/backup', title: 'Backup', section: 'security', load: () => import('./security-backup.js').then((m) => m.SecurityBackup) },
   { path: '/security/rmm', title: 'Remote management', nav: 'Scripts', section: 'security', load: () => import('./security-rmm.js').then((m) => m.SecurityRmm) },
+  { path: '/security/access', title: 'Access gateway', nav: 'Access', section: 'security', load: () => import('./security-access.js').then((m) => m.SecurityAccess) },
 
   // data and webhooks
   { path: '/data/webhooks', title: 'PSA webhooks', nav: 'Webhooks', section: 'data', load: () => import('./data-webhooks.js').then((m) => m.DataWebhooks) },
