@@ -56,6 +56,9 @@ class CloudflareAccessClient {
   // Every page of a list under the account (`path`: "/access/apps"), in order, until total_pages.
   boost::asio::awaitable<void> each_page(std::string path, Page page);
 
+  // This client's calls held back to a health write a second (Health::Burst), for a sync's run.
+  integrations::Health::Burst health_burst() const { return health_.burst("access_gateway"); }
+
  private:
   AccessGatewaySettings settings_;
   core::http::Client http_;

@@ -7,9 +7,10 @@
 //   json state = co_await access_gateway_sync_status(db);        // {inProgress, applications, history}
 //
 // One run at a time across instances (an advisory lock); each run a sync_history row, entity type
-// "access_gateway", kind "full". A run pages /access/apps, then each application's policies
-// (replacing the copy's), and, once everything is read, marks deleted the applications Cloudflare
-// no longer returned.
+// "access_gateway", kind "full". A run pages /access/apps; for each page it reads the
+// applications' policies (four applications at once) and writes the page with them in one
+// transaction (replacing the copy's policies of those applications); once everything is read, it
+// marks deleted the applications Cloudflare no longer returned.
 #include "core/db/pool.hpp"
 #include "ops_console/access_gateway/cloudflare.hpp"
 
@@ -17,7 +18,10 @@
 #include <boost/asio/awaitable.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 
 namespace ops_console::access_gateway {
 
@@ -35,6 +39,9 @@ class AccessGatewaySync : public std::enable_shared_from_this<AccessGatewaySync>
 
  private:
   boost::asio::awaitable<void> full_sync(nlohmann::json& counts);
+  // A page of applications: their policies read (a few applications at once), then the page, the
+  // policies and the delete of the stale ones in one transaction. Answers {applications, policies} stored.
+  boost::asio::awaitable<std::pair<std::int64_t, std::int64_t>> store_page(nlohmann::json result, std::string started);
 
   core::db::Pool& db_;
   boost::asio::any_io_executor executor_;

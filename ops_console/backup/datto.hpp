@@ -56,6 +56,9 @@ class DattoClient {
   // Every page of a list under the base URL, in order: each page's `items`.
   boost::asio::awaitable<void> each_page(std::string path, Page page);
 
+  // This client's calls held back to a health write a second (Health::Burst), for a sync's run.
+  integrations::Health::Burst health_burst() const { return health_.burst("backup"); }
+
  private:
   boost::asio::awaitable<nlohmann::json> get(std::string path, int page);
 

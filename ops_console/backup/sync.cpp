@@ -5,12 +5,14 @@
 #include "core/log/log.hpp"
 #include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
+#include "core/util/time.hpp"
 #include "ops_console/sync_history.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
 #include <algorithm>
+#include <map>
 
 namespace ops_console::backup {
 
@@ -20,6 +22,9 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kDevicesAtOnce = 4;
+// Devices written in one transaction: each group's devices are read one after the other (four
+// groups at once), then written with one commit.
+constexpr std::size_t kDevicesPerTransaction = 10;
 
 constexpr std::string_view kBackupNow = "SELECT now()::text";
 
@@ -83,8 +88,19 @@ constexpr std::string_view kSoftDeleteBackup = R"sql(
   SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM gone_assets)
 )sql";
 
+// The newest backup the copy holds of each asset, in microseconds since 1970: the sync sends only
+// the backups listed after it (kInsertResults would skip the others as duplicates).
+constexpr std::string_view kBackupWatermarks = R"sql(
+  SELECT device_serial, asset_key, (extract(epoch FROM last_backup_at) * 1000000)::bigint
+  FROM backup_assets WHERE last_backup_at IS NOT NULL
+)sql";
+
 // backup_rematch() (migration 0025).
 constexpr std::string_view kRematchBackup = "SELECT backup_rematch()";
+
+// What backup_rematch() answers, once the run has marked deleted what Datto no longer lists.
+constexpr std::string_view kBackupUnmatched =
+    "SELECT count(*) FROM backup_devices WHERE deleted_at IS NULL AND company_id IS NULL";
 
 // Runs render as sync_history_json() (migration 0013).
 constexpr std::string_view kBackupStatus = R"sql(
@@ -198,6 +214,8 @@ awaitable<json> backup_sync_status(core::db::Pool& db) {
 }
 
 awaitable<void> BackupSync::full_sync(json& counts) {
+  // A call or more per device: the health row is written a few times a run, not once a call.
+  const auto burst = client_->health_burst();
   const std::string started = std::string((co_await db_.query(kBackupNow)).front().text(0));
   std::vector<std::pair<std::string, std::string>> devices;  // serial, name
   co_await client_->each_page("/device", [&](json items) -> awaitable<void> {
@@ -205,43 +223,76 @@ awaitable<void> BackupSync::full_sync(json& counts) {
     for (const auto& row : rows) devices.emplace_back(row.text(0), row.text(1));
   });
   counts["devices"] = devices.size();
-  // The devices' companies first, so that the backups stored below carry theirs.
+  // The devices' companies first, so that the backups stored below carry theirs. Nothing below
+  // changes a device's client name, so this is the run's only rematch.
   co_await db_.query(kRematchBackup);
 
-  std::vector<std::int64_t> assets(devices.size()), stored(devices.size());
+  // Each asset's newest stored backup (serial, '\n', asset key: microseconds). Datto backs an
+  // asset up one backup at a time, so a backup listed at or before the newest stored one was
+  // stored with it (the asset and its backups are written in one transaction) or was never
+  // counted (in progress, then older than the one that followed it).
+  std::map<std::string, std::int64_t> newest;
+  const auto watermarks = co_await db_.query(kBackupWatermarks);
+  for (const auto& row : watermarks)
+    newest[std::string(row.text(0)) + '\n' + std::string(row.text(1))] = row.get<std::int64_t>(2);
+
+  const std::size_t groups = (devices.size() + kDevicesPerTransaction - 1) / kDevicesPerTransaction;
+  std::vector<std::int64_t> assets(groups), stored(groups);
   core::async::Semaphore slots(kDevicesAtOnce);
-  std::vector<std::function<awaitable<void>()>> reads;
-  for (std::size_t i = 0; i < devices.size(); ++i)
-    reads.push_back([this, &slots, &device = devices[i], &n = assets[i], &s = stored[i]]() -> awaitable<void> {
+  std::vector<std::function<awaitable<void>()>> tasks;
+  for (std::size_t g = 0; g < groups; ++g)
+    tasks.push_back([this, &slots, &devices, &newest, g, &n = assets[g], &s = stored[g]]() -> awaitable<void> {
       auto permit = co_await slots.acquire();
-      co_await client_->each_page(
-          "/device/" + core::url_encode(device.first) + "/asset", [&](json items) -> awaitable<void> {
-            json rows = json::array(), results = json::array();
-            for (const auto& item : items) {
-              if (!item.is_object()) continue;
-              json one = backup_asset_row(device.first, item);
-              if (one["asset"]["key"].get<std::string>().empty()) continue;
-              rows.push_back(std::move(one["asset"]));
-              for (auto& r : one["results"]) results.push_back(std::move(r));
-            }
-            co_await db_.query(kUpsertAssets, device.first, rows.dump());
-            const auto inserted = co_await db_.query(kInsertResults, device.first, device.second, results.dump());
-            n += static_cast<std::int64_t>(rows.size());
-            s += inserted.front().get<std::int64_t>(0);
-          });
+      const std::size_t first = g * kDevicesPerTransaction;
+      const std::size_t last = std::min(devices.size(), first + kDevicesPerTransaction);
+      // Each device's assets and its backups not stored yet, read before the group is written.
+      std::vector<std::pair<std::string, std::string>> writes;  // assets, results (JSON)
+      for (std::size_t i = first; i < last; ++i) {
+        const auto& serial = devices[i].first;
+        json rows = json::array(), results = json::array();
+        co_await client_->each_page(
+            "/device/" + core::url_encode(serial) + "/asset", [&](json items) -> awaitable<void> {
+              for (const auto& item : items) {
+                if (!item.is_object()) continue;
+                json one = backup_asset_row(serial, item);
+                const auto key = one["asset"]["key"].get<std::string>();
+                if (key.empty()) continue;
+                const auto known = newest.find(serial + '\n' + key);
+                rows.push_back(std::move(one["asset"]));
+                for (auto& r : one["results"]) {
+                  const auto at = core::parse_rfc3339(r["finishedAt"].get<std::string>());
+                  if (known != newest.end() && at && at->time_since_epoch().count() <= known->second)
+                    continue;  // stored already
+                  results.push_back(std::move(r));
+                }
+              }
+              co_return;
+            });
+        n += static_cast<std::int64_t>(rows.size());
+        writes.emplace_back(rows.dump(), results.empty() ? std::string() : results.dump());
+      }
+      auto tx = co_await db_.begin();
+      for (std::size_t i = first; i < last; ++i) {
+        const auto& [rows, results] = writes[i - first];
+        co_await tx.query(kUpsertAssets, devices[i].first, rows);
+        if (results.empty()) continue;
+        const auto inserted = co_await tx.query(kInsertResults, devices[i].first, devices[i].second, results);
+        s += inserted.front().get<std::int64_t>(0);
+      }
+      co_await tx.commit();
     });
-  co_await core::async::join_all(executor_, std::move(reads));
+  co_await core::async::join_all(executor_, std::move(tasks));
   std::int64_t all_assets = 0, all_stored = 0;
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    all_assets += assets[i];
-    all_stored += stored[i];
+  for (std::size_t g = 0; g < groups; ++g) {
+    all_assets += assets[g];
+    all_stored += stored[g];
   }
   counts["assets"] = all_assets;
   counts["backupsStored"] = all_stored;
   const auto deleted = co_await db_.query(kSoftDeleteBackup, started);
   counts["devicesDeleted"] = deleted.front().get<std::int64_t>(0);
   counts["assetsDeleted"] = deleted.front().get<std::int64_t>(1);
-  counts["unmatched"] = (co_await db_.query(kRematchBackup)).front().get<std::int64_t>(0);
+  counts["unmatched"] = (co_await db_.query(kBackupUnmatched)).front().get<std::int64_t>(0);
 }
 
 }  // namespace ops_console::backup

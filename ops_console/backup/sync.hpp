@@ -9,10 +9,12 @@
 //   json state = co_await backup_sync_status(db);                 // {inProgress, devices, assets, history}
 //
 // One run at a time across instances (an advisory lock); each run a sync_history row, entity type
-// "backup", kind "full". A run pages /device, then each device's /device/{serial}/asset (four
-// devices at once), and, once everything is read, marks deleted the devices and assets Datto no
-// longer returned, then matches every device's client name to a PSA company (backup_rematch()).
-// A backup already stored (the same device, asset and time) is not stored again.
+// "backup", kind "full". A run pages /device and matches every device's client name to a PSA
+// company (backup_rematch(), once), then reads each device's /device/{serial}/asset (four devices
+// at once) and writes ten devices' assets and backups to a transaction; once everything is
+// written, it marks deleted the devices and assets Datto no longer returned. A backup already
+// stored (the same device, asset and time) is not stored again, and only the backups listed after
+// the newest stored one of their asset are sent to the database at all.
 #include "core/db/advisory_lock.hpp"
 #include "core/db/pool.hpp"
 #include "ops_console/backup/datto.hpp"

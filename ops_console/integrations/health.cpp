@@ -48,18 +48,40 @@ struct Health::State : std::enable_shared_from_this<State> {
   std::mutex mutex;
   std::map<std::string, Pending> pending;
   bool writing = false;
+  std::map<std::string, int> bursts;  // the keys whose writes are held back, with their Bursts alive
+  Health::clock::time_point last_write{};
 
-  // Writes what is pending, then what arrived meanwhile, until nothing is left.
+  // Whether a write may start now (the mutex held): something is pending outside a burst, or the
+  // interval since the last write is over.
+  bool may_write(Health::clock::time_point now) const {
+    if (pending.empty()) return false;
+    if (now - last_write >= Health::kBurstInterval) return true;
+    for (const auto& entry : pending)
+      if (!bursts.contains(entry.first)) return true;
+    return false;
+  }
+
+  // Starts the writer unless it runs or may not start yet (the mutex held).
+  void wake(Health::clock::time_point now) {
+    if (writing || !may_write(now)) return;
+    writing = true;
+    boost::asio::co_spawn(executor, write(), boost::asio::detached);
+  }
+
+  // Writes what is pending, then what arrived meanwhile, until nothing is left (or, during a
+  // burst, until the interval holds the rest back for a later call or the burst's end).
   boost::asio::awaitable<void> write() {
     const auto self = shared_from_this();
     for (;;) {
       nlohmann::json rows = nlohmann::json::array();
       {
         std::lock_guard lock(mutex);
-        if (pending.empty()) {
+        const auto now = Health::clock::now();
+        if (!may_write(now)) {
           writing = false;
           co_return;
         }
+        last_write = now;
         for (auto& [key, p] : pending)
           rows.push_back({{"key", key},
                           {"success", p.success ? nlohmann::json(*p.success) : nlohmann::json(nullptr)},
@@ -82,6 +104,18 @@ struct Health::State : std::enable_shared_from_this<State> {
 Health::Health(core::db::Pool& db, boost::asio::any_io_executor executor)
     : state_(std::make_shared<State>(db, std::move(executor))) {}
 
+Health::Burst::Burst(std::shared_ptr<State> state, std::string key) : state_(std::move(state)), key_(std::move(key)) {
+  std::lock_guard lock(state_->mutex);
+  ++state_->bursts[key_];
+}
+
+Health::Burst::~Burst() {
+  if (!state_) return;  // moved from
+  std::lock_guard lock(state_->mutex);
+  if (--state_->bursts[key_] <= 0) state_->bursts.erase(key_);
+  state_->wake(clock::now());
+}
+
 void Health::record(const std::string& key, clock::time_point started, std::optional<std::string> error) const {
   const auto latency = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started).count();
   const std::string at = core::format_rfc3339(core::now());
@@ -96,10 +130,7 @@ void Health::record(const std::string& key, clock::time_point started, std::opti
   } else {
     p.success = at;
   }
-  if (!state_->writing) {
-    state_->writing = true;
-    boost::asio::co_spawn(state_->executor, state_->write(), boost::asio::detached);
-  }
+  state_->wake(clock::now());
 }
 
 }  // namespace ops_console::integrations

@@ -16,6 +16,14 @@
 // not slowed by its own bookkeeping; 22 Duo calls of one page view are one or two writes, not 22
 // commits). A write that fails is logged and dropped: the health rows are a view of the calls,
 // never a reason for one to fail.
+//
+//   const auto burst = health.burst("backup");   // a sync's many calls in a row (issue 33 item 5)
+//
+// While a Burst of a key lives, that key's outcomes are written at most once every
+// kBurstInterval (by the call that finds the interval over, or with another key's), and what is
+// left when its last Burst ends: a run of 1,000 calls one after the other is a few writes, not one
+// per call. The row then lags the calls by about the interval while the run lasts and holds every
+// call once it is over. Other keys are written as before.
 #include "core/db/pool.hpp"
 #include "core/http/outcome.hpp"
 
@@ -33,7 +41,25 @@ namespace ops_console::integrations {
 class Health {
  public:
   using clock = std::chrono::steady_clock;
+  static constexpr std::chrono::milliseconds kBurstInterval{1000};
   Health(core::db::Pool& db, boost::asio::any_io_executor executor);
+
+  struct State;
+  // The key's writes held back to one a kBurstInterval while it lives; what is pending is written at its end.
+  class Burst {
+   public:
+    Burst(std::shared_ptr<State> state, std::string key);
+    Burst(Burst&& other) noexcept = default;
+    Burst& operator=(Burst&&) = delete;
+    Burst(const Burst&) = delete;
+    Burst& operator=(const Burst&) = delete;
+    ~Burst();
+
+   private:
+    std::shared_ptr<State> state_;
+    std::string key_;
+  };
+  Burst burst(std::string key) const { return Burst(state_, std::move(key)); }
 
   // `error`: nullopt for a success; else what failed, in words that carry no secret.
   void record(const std::string& key, clock::time_point started, std::optional<std::string> error) const;
@@ -54,7 +80,6 @@ class Health {
   }
 
  private:
-  struct State;
   std::shared_ptr<State> state_;
 };
 

@@ -8,7 +8,9 @@
 //
 // One run at a time across instances (an advisory lock); each run a sync_history row, entity type
 // "rmm", kind "full". Tactical's lists are not paged: one GET each of /clients/, /agents/
-// and /scripts/; once all are read, what Tactical no longer returned is marked deleted.
+// and /scripts/, side by side; once all are read, they are written, and what Tactical no longer returned is
+// marked deleted, in one transaction. Only the fields the copy keeps are sent, and a row is
+// written only when one of them changed (its synced_at: when a run last changed it).
 #include "core/db/advisory_lock.hpp"
 #include "core/db/pool.hpp"
 #include "ops_console/rmm/tactical.hpp"

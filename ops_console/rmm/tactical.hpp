@@ -67,6 +67,9 @@ class TacticalClient {
   boost::asio::awaitable<RunResult> run_script(std::string agent_id, std::int64_t script_id,
                                                std::vector<std::string> args, int timeout_seconds);
 
+  // This client's calls held back to a health write a second (Health::Burst), for a sync's run.
+  integrations::Health::Burst health_burst() const { return health_.burst("rmm"); }
+
  private:
   RmmSettings settings_;
   core::http::Client http_;

@@ -253,3 +253,40 @@ TEST(BackupAssetRow, LastBackupLastGoodAndStatusWords) {
   EXPECT_EQ(share["asset"]["kind"], "share");
   EXPECT_TRUE(share["results"].empty());
 }
+
+// A run sends only the backups listed after the newest one the copy holds of each asset (issue 33
+// item 5): the copy's older rows are not sent again to be skipped as duplicates. Seen here through
+// rows removed by hand: those older than the asset's newest stay removed; once the asset's newest
+// is moved back, the next run sends them again and stores them.
+TEST_F(BackupTest, ARunSendsOnlyTheBackupsNewerThanTheNewestStored) {
+  fakes.datto().seed({.seed = 5, .devices = 2, .agents_min = 2, .agents_max = 2, .backups = 6});
+  start_backup(backup_env());
+  const auto run = [&] {
+    EXPECT_EQ(call("POST", "/api/backup/sync", nullptr, boss).status, 202u);
+    wait_idle();
+    const json state = get("/api/backup/sync", tech);
+    EXPECT_EQ(state["history"][0]["status"], "succeeded") << state["history"][0];
+    return state["history"][0]["counts"];
+  };
+  run();
+  const std::string all = sql("SELECT count(*) FROM backup_results");
+  ASSERT_NE(all, "0");
+  const std::string prefix =
+      sql("SELECT device_serial || '/' || asset_key || '/' FROM backup_assets WHERE last_backup_at IS NOT NULL "
+          "ORDER BY 1 LIMIT 1");
+  const std::string removed =
+      sql("WITH gone AS (DELETE FROM backup_results WHERE starts_with(source_key, '" + prefix +
+          "') AND finished_at < (SELECT max(finished_at) FROM backup_results WHERE starts_with(source_key, '" + prefix +
+          "')) RETURNING 1) SELECT count(*) FROM gone");
+  ASSERT_NE(removed, "0");
+
+  json counts = run();  // nothing new
+  EXPECT_EQ(counts["backupsStored"], 0);
+  EXPECT_EQ(sql("SELECT count(*) FROM backup_results"), std::to_string(std::stoi(all) - std::stoi(removed)));
+
+  sql("UPDATE backup_assets SET last_backup_at = last_backup_at - interval '1 year'");
+  counts = run();
+  EXPECT_EQ(counts["backupsStored"], std::stoi(removed));
+  EXPECT_EQ(sql("SELECT count(*) FROM backup_results"), all);
+  EXPECT_EQ(sql("SELECT count(*) FROM backup_assets WHERE last_backup_at < now() - interval '300 days'"), "0");
+}

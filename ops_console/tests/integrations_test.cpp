@@ -166,3 +166,20 @@ TEST_F(IntegrationsTest, ARecordedErrorIsMaskedAndBounded) {
   EXPECT_TRUE(stored.starts_with("401: token [redacted] and secret [redacted] ")) << stored.substr(0, 200);
   EXPECT_LT(stored.size(), 2200u);
 }
+
+// A burst (a sync's run of calls) holds the writes back to one a second and writes what is left
+// when it ends: every call is counted once, the last failure with its error.
+TEST_F(IntegrationsTest, ABurstsCallsAreAllRecordedWhenItEnds) {
+  core::testing::IoThreads io;
+  core::db::Pool pool(io.executor(), {.conninfo = database.url()});
+  const Health health(pool, io.executor());
+  {
+    const auto burst = health.burst("psa");
+    for (int i = 0; i < 50; ++i)
+      health.record("psa", Health::clock::now(),
+                    i == 7 ? std::optional<std::string>("HTTP 503: once") : std::optional<std::string>());
+  }
+  EXPECT_TRUE(health_shows("psa",
+                           "calls = 50 AND failures = 1 AND last_error = 'HTTP 503: once' AND "
+                           "last_success_at >= last_failure_at"));
+}

@@ -278,3 +278,36 @@ TEST_F(RmmTest, AnExecutionHeldByAKilledServiceIsNeverRunAgain) {
   const json e = get_ok("/api/rmm/executions", sign_in("tech@msp.example", kPassword))[0];
   EXPECT_EQ(e["interrupted"], true);
 }
+
+// A run writes only the rows whose kept fields differ from Tactical's (issue 33 item 5), and marks
+// deleted what Tactical no longer lists although an unchanged row's synced_at no longer moves: a
+// row edited by hand is written again, one marked deleted by hand comes back, one Tactical never
+// listed is marked deleted, and every other row keeps its synced_at.
+TEST_F(RmmTest, ASyncRewritesOnlyTheRowsThatChanged) {
+  fakes.tacticalrmm().seed({.seed = 5, .clients = 3});
+  start_rmm(rmm_env());
+  rmm_sync();
+  const json agents = fakes.tacticalrmm().agents();
+  ASSERT_GE(agents.size(), 2u);
+  const std::string edited = agents[0]["agent_id"], undeleted = agents[1]["agent_id"];
+  const std::string hostname = agents[0]["hostname"];
+  sql("UPDATE rmm_agents SET hostname = 'edited-by-hand' WHERE agent_id = '" + edited + "'");
+  sql("UPDATE rmm_agents SET deleted_at = now() WHERE agent_id = '" + undeleted + "'");
+  sql("INSERT INTO rmm_agents (agent_id, hostname, synced_at) VALUES ('never-listed', 'gone', now() - interval '1h')");
+  const std::string mark = sql("SELECT now()");
+
+  rmm_sync();
+  EXPECT_EQ(sql("SELECT string_agg(agent_id, ' ' ORDER BY agent_id) FROM rmm_agents WHERE synced_at > '" + mark + "'"),
+            std::min(edited, undeleted) + " " + std::max(edited, undeleted));
+  EXPECT_EQ(sql("SELECT hostname FROM rmm_agents WHERE agent_id = '" + edited + "'"), hostname);
+  EXPECT_EQ(sql("SELECT deleted_at IS NULL FROM rmm_agents WHERE agent_id = '" + undeleted + "'"), "t");
+  EXPECT_EQ(sql("SELECT deleted_at IS NOT NULL FROM rmm_agents WHERE agent_id = 'never-listed'"), "t");
+  EXPECT_EQ(sql("SELECT count(*) FROM rmm_clients WHERE synced_at > '" + mark + "'"), "0");
+  EXPECT_EQ(sql("SELECT count(*) FROM rmm_sites WHERE synced_at > '" + mark + "'"), "0");
+  EXPECT_EQ(sql("SELECT count(*) FROM rmm_scripts WHERE synced_at > '" + mark + "'"), "0");
+  const json state = get_ok("/api/rmm/sync", tech);
+  EXPECT_EQ(state["agents"], agents.size());                          // listed and not deleted
+  EXPECT_EQ(state["history"][0]["counts"]["agents"], agents.size());  // every listed row, written or not
+  EXPECT_EQ(state["history"][0]["counts"]["clients"], 3);
+  EXPECT_EQ(state["history"][0]["counts"]["deleted"], 1);
+}
