@@ -26,6 +26,10 @@ for (const name of ['desktop', 'phone']) {
     assert.deepEqual(await userIds(page, 'bypass-h'), flagged.bypass.map((u) => u.userId));
     assert.deepEqual(await userIds(page, 'disabled-h'), flagged.disabled.map((u) => u.userId));
     assert.equal(await page.getByTestId('bypass-h-count').innerText(), String(flagged.bypass.length));
+    const status = await routeJson(page, '/api/mfa/status');
+    for (const key of ['bypass', 'disabled', 'accounts', 'failedAccounts']) {
+      assert.equal(await page.locator(`[data-count="${key}"]`).innerText(), await shown.number(page, status[key]), `the ${key} count`);
+    }
     const accounts = await page.locator('tr[data-account]').evaluateAll((rows) => rows.map((r) => r.innerText));
     assert.equal(accounts.length, flagged.accounts.length);
     flagged.accounts.forEach((a, i) => assert.ok(accounts[i].includes(a.name || a.accountId || 'parent'), `account ${i} is ${a.name}`));

@@ -1,6 +1,7 @@
 // Preferences (issue 32, item 5): the session user's theme (PUT /api/me/theme), time zone
 // (GET /api/me/timezones, PUT /api/me/timezone), which events reach which of their channels
-// (GET/PUT /api/me/notification-subscriptions) and their personal channels (./preferences-channels.js).
+// (GET/PUT /api/me/notification-subscriptions) and their personal channels (./preferences-channels.js);
+// an administrator's own name too (PATCH /api/settings/profile).
 // Every change is saved at once by its route and applied to the page as soon as it is made: the
 // theme before the answer (and back if the route refuses it), the zone through onMeChange, so that
 // every date the UI shows from then on is in it.
@@ -11,6 +12,7 @@ import { dateTime, timeZone } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
 import { Combobox } from '../components/combobox.js';
 import { Empty, ErrorBanner, FieldError, Pending } from '../components/messages.js';
+import { TextField, useAction } from '../components/form.js';
 import { PersonalChannels } from './preferences-channels.js';
 
 const THEME_CHOICES = [
@@ -196,6 +198,29 @@ function Matrix({ channelTypesSet }) {
   </section>`;
 }
 
+// An administrator's own name (PATCH /api/settings/profile {name}: 1 to 200 characters, trimmed →
+// the user as /api/auth/me gives it), as the top bar shows it.
+function Profile({ me, onMeChange }) {
+  const [name, setName] = useState(me.name || '');
+  const act = useAction();
+  const save = (e) => {
+    e.preventDefault();
+    act.run('save', () => api.patch('/api/settings/profile', { name }), (user) => {
+      onMeChange(user);
+      return `Saved: ${user.name}.`;
+    });
+  };
+  return html`<section class="card" aria-labelledby="profile-h">
+    <header><h2 id="profile-h">Your name</h2><span class="note">as the console shows it (administrators)</span></header>
+    <form class="stack" onSubmit=${save} noValidate>
+      <${TextField} id="profile-name" label="Name" value=${name} onInput=${setName} error=${act.fields.name} maxLength="200" />
+      <div class="row"><button type="submit" class="primary" disabled=${!!act.busy}>Save the name</button>
+        <span class="muted" role="status">${act.done || ''}</span></div>
+      ${act.error && !act.fields.name ? html`<${ErrorBanner} error=${act.error} />` : null}
+    </form>
+  </section>`;
+}
+
 export function Preferences({ me, onMeChange }) {
   // the types the user has a channel of, for the matrix's column heads (null until known)
   const [types, setTypes] = useState(null);
@@ -205,6 +230,7 @@ export function Preferences({ me, onMeChange }) {
       <${Theme} me=${me} onMeChange=${onMeChange} />
       <${TimeZone} me=${me} onMeChange=${onMeChange} />
     </div>
+    ${me.isAdmin ? html`<${Profile} me=${me} onMeChange=${onMeChange} />` : null}
     <${Matrix} channelTypesSet=${types} />
     <${PersonalChannels} onChannels=${(list) => setTypes(new Set(list.map((c) => c.channel_type)))} />
   </div>`;

@@ -2,6 +2,7 @@
 // {bypass: [user], disabled: [user], accounts: [{accountId, name, users, error?}],
 // accountListError?, fetchedAt, cached}). Each account that failed is named with Duo's words; the
 // others still answer. The route keeps its answer for a minute: the page says when it was read.
+// Above them, the counts of GET /api/mfa/status ({bypass, disabled, accounts, failedAccounts}).
 import { html } from '../lib/html.js';
 import { dateTime, number } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -25,6 +26,18 @@ function Users({ id, title, about, users }) {
   </section>`;
 }
 
+function Counts() {
+  const status = useResource('/api/mfa/status');
+  const s = status.data;
+  if (!s) return html`<${VendorPending} resource=${status} vendor="Duo" label="the counts" lines=${1} />`;
+  return html`<dl class="facts" data-testid="mfa-status">
+    <div><dt>On bypass</dt><dd data-count="bypass">${number(s.bypass)}</dd></div>
+    <div><dt>Disabled</dt><dd data-count="disabled">${number(s.disabled)}</dd></div>
+    <div><dt>Accounts</dt><dd data-count="accounts">${number(s.accounts)}</dd></div>
+    <div><dt>Accounts that failed</dt><dd data-count="failedAccounts">${number(s.failedAccounts)}</dd></div>
+  </dl>`;
+}
+
 export function SecurityMfa() {
   const flagged = useResource('/api/mfa/users/flagged');
   const f = flagged.data;
@@ -32,6 +45,7 @@ export function SecurityMfa() {
     <div class="page-head"><h1>MFA: flagged users</h1><span class="note">Duo users on bypass or disabled, in every account</span>
       ${f ? html`<span class="note" data-testid="mfa-fetched">read from Duo ${dateTime(f.fetchedAt)}${f.cached ? ' (kept for up to a minute)' : ''}</span>` : null}
       <button type="button" class="link refresh" onClick=${flagged.reload}>Refresh</button></div>
+    <${Counts} />
     ${!f ? html`<div class="card"><${VendorPending} resource=${flagged} vendor="Duo" label="flagged users" /></div>` : html`
       ${flagged.error ? html`<${VendorError} error=${flagged.error} vendor="Duo" onRetry=${flagged.reload} />` : null}
       ${f.accountListError ? html`<div class="banner error" role="alert"><div><strong>Duo did not list the child accounts.</strong> ${f.accountListError}
