@@ -85,13 +85,28 @@ async function checkAgents(page, name, receiver) {
     assert.equal((await routeJson(page, '/api/admin/agent-instances')).find((a) => a.id === agent.id).enabled, false);
     assert.equal(await commitsWith(page, token2), 403, 'a switched-off instance\'s token is refused');
 
-    await page.getByRole('button', { name: `Delete ${agentName}` }).click();
-    const del = page.getByRole('dialog', { name: `Delete ${agentName}?` });
+    // its name and URL changed: a refused URL said under its input, then both saved
+    await page.getByRole('button', { name: `Change ${agentName}` }).click();
+    const editUrl = page.locator('#agent-edit-url');
+    await editUrl.fill('ftp://agent.example.org/hook');
+    await page.getByRole('button', { name: 'Save the changes' }).click();
+    await page.locator('#agent-edit-url-error').waitFor();
+    assert.equal(await editUrl.getAttribute('aria-invalid'), 'true');
+    const renamed = `${agentName}-renamed`;
+    await page.locator('#agent-edit-name').fill(renamed);
+    await editUrl.fill(`${receiver.url}/agent-${name}-renamed`);
+    await page.getByRole('button', { name: 'Save the changes' }).click();
+    await page.getByText(`${renamed} saved.`).waitFor();
+    const changed = (await routeJson(page, '/api/admin/agent-instances')).find((a) => a.id === agent.id);
+    assert.deepEqual([changed.name, changed.url], [renamed, `${receiver.url}/agent-${name}-renamed`]);
+
+    await page.getByRole('button', { name: `Delete ${renamed}` }).click();
+    const del = page.getByRole('dialog', { name: `Delete ${renamed}?` });
     await del.getByRole('button', { name: 'Keep it' }).click();
     assert.ok((await routeJson(page, '/api/admin/agent-instances')).some((a) => a.id === agent.id), 'kept');
-    await page.getByRole('button', { name: `Delete ${agentName}` }).click();
+    await page.getByRole('button', { name: `Delete ${renamed}` }).click();
     await del.getByRole('button', { name: 'Delete it' }).click();
-    await page.getByText(`Deleted ${agentName}.`).waitFor();
+    await page.getByText(`Deleted ${renamed}.`).waitFor();
     assert.equal(await commitsWith(page, token2), 401, 'a deleted instance\'s token is unknown');
   } finally {
     await page.request.delete(`${opsConsole.url}/api/admin/agent-instances/${agent.id}`);
@@ -169,6 +184,7 @@ for (const name of ['desktop', 'phone']) {
     page.assertClean([
       allowSignInProbe,
       /^http 400 POST .*\/api\/admin\/agent-instances$/, // the refused URL, on purpose
+      /^http 400 PATCH .*\/api\/admin\/agent-instances\/\d+$/, // the refused URL of a change, on purpose
       /^http 409 POST .*\/api\/admin\/agent-instances$/, // the taken name, on purpose
       /^http 400 POST .*\/api\/admin\/upload-tokens$/, // the empty name, on purpose
     ]);

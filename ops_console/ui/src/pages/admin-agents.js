@@ -54,6 +54,31 @@ function Create({ onCreated }) {
   </form>`;
 }
 
+// An instance's name and URL changed (PATCH /api/admin/agent-instances/{id} {name, url}): the
+// route's 400 under its input, a taken name's 409 under the name.
+function Edit({ agent, onSaved, onCancel }) {
+  const [form, setForm] = useState({ name: agent.name, url: agent.url });
+  const act = useAction();
+  const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
+  const submit = (e) => {
+    e.preventDefault();
+    act.run('save', () => api.patch(`/api/admin/agent-instances/${agent.id}`, { name: form.name.trim(), url: form.url.trim() }),
+      (saved) => { onSaved(saved); return null; });
+  };
+  const f = act.fields;
+  return html`<form class="card stack" onSubmit=${submit} noValidate aria-labelledby="agent-edit-h">
+    <header><h2 id="agent-edit-h">Change ${agent.name}</h2></header>
+    <div class="grid two">
+      <${TextField} id="agent-edit-name" label="Name" value=${form.name} onInput=${set('name')} maxlength="100"
+        error=${f.name || (act.error?.status === 409 ? act.error.message : null)} />
+      <${TextField} id="agent-edit-url" label="URL" type="url" value=${form.url} onInput=${set('url')} error=${f.url} />
+    </div>
+    ${act.error?.status !== 409 ? html`<${StrayError} error=${act.error} known=${['name', 'url']} />` : null}
+    <div class="row"><button type="submit" class="primary" disabled=${!!act.busy}>${act.busy ? 'Saving…' : 'Save the changes'}</button>
+      <button type="button" onClick=${onCancel}>Cancel</button></div>
+  </form>`;
+}
+
 function Deliveries({ d }) {
   if (!d) return '—';
   return html`<span>${number(d.delivered)} delivered, ${number(d.pending)} waiting, <span class=${d.failed ? 'error-text' : ''}>${number(d.failed)} failed</span></span>
@@ -67,6 +92,7 @@ export function AdminAgents() {
   const [asked, setAsked] = useState(null); // {what, agent}
   const [shown, setShown] = useState(null); // {agent, token?, secret?, why}
   const [said, setSaid] = useState('');
+  const [editing, setEditing] = useState(null); // the instance whose name and URL are being changed
   const act = useAction();
   useEffect(() => { if (list.data) setAgents(list.data); }, [list.data]);
   const replace = (a) => setAgents((l) => (l || []).map((x) => (x.id === a.id ? { ...x, ...a } : x)));
@@ -123,6 +149,7 @@ export function AdminAgents() {
                   onClick=${() => setAsked({ what: 'off', agent: a })}>Switch off</button>`
                 : html`<button type="button" disabled=${!!act.busy} aria-label=${`Switch on ${a.name}`}
                   onClick=${() => patch(a, { enabled: true }, () => setSaid(`${a.name} is on.`))}>Switch on</button>`}
+              <button type="button" disabled=${!!act.busy} aria-label=${`Change ${a.name}`} onClick=${() => setEditing(a)}>Change</button>
               <button type="button" disabled=${!!act.busy} aria-label=${`New token for ${a.name}`} onClick=${() => setAsked({ what: 'token', agent: a })}>New token</button>
               <button type="button" disabled=${!!act.busy} aria-label=${`New secret for ${a.name}`} onClick=${() => setAsked({ what: 'secret', agent: a })}>New secret</button>
               <button type="button" class="danger" disabled=${!!act.busy} aria-label=${`Delete ${a.name}`} onClick=${() => setAsked({ what: 'delete', agent: a })}>Delete</button>
@@ -132,6 +159,8 @@ export function AdminAgents() {
       <p role="status" class="small ok-text">${said}</p>
       ${act.error ? html`<${ErrorBanner} error=${act.error} />` : null}
     </section>
+    ${editing ? html`<${Edit} key=${editing.id} agent=${editing} onCancel=${() => setEditing(null)}
+      onSaved=${(saved) => { replace(saved); setEditing(null); setSaid(`${saved.name} saved.`); }} />` : null}
     <${Create} onCreated=${created} />
     <${Confirm} danger id="agent-ask" open=${!!asked} title=${ask?.title || ''} confirm=${ask?.confirm || ''} cancel="Keep it"
       onConfirm=${confirmed} onCancel=${() => setAsked(null)}><p>${ask?.text || ''}</p><//>
