@@ -5,6 +5,7 @@
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/routes.hpp"
+#include "ops_console/integrations/company_mappings.hpp"
 
 namespace ops_console {
 
@@ -62,8 +63,6 @@ constexpr std::string_view kRecentFailures = R"sql(
   WHERE r.status = 'failed' AND r.finished_at > now() - interval '24 hours'
 )sql";
 
-const core::json::StringRule kClientName{.min_length = 1, .max_length = 200};
-
 }  // namespace
 
 void install_backup_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,
@@ -92,38 +91,17 @@ void install_backup_routes(core::app::Context& ctx, std::shared_ptr<identity::Id
     co_return co_await core::app::json_document(db, kBackupMappings);
   });
 
-  routes.post("/api/backup/company-mappings", Access::admin(), [&db, registry](Request& req) -> awaitable<Response> {
-    co_await registry->require_enabled("backup", "backup");
-    const auto body = core::json::parse_object(req.body);
-    core::json::BodyReader in(body);
-    auto client = in.string("clientName", kClientName);
-    const auto company = in.integer("companyId", {.min = 1});
-    in.finish();
-    if ((co_await db.query(kClientKnown, client)).empty())
-      throw Problem::invalid_field("clientName", "names no backup device's client (run a sync first?)");
-    if ((co_await db.query(kBackupCompanyExists, company)).empty())
-      throw Problem::invalid_field("companyId", "names no company");
-    // The mapping and the devices' and backups' companies change together.
-    auto tx = co_await db.begin();
-    const auto rows = co_await tx.query(kBackupMap, std::move(client), company, identity::current_user(req).id);
-    co_await tx.query(kBackupRematch);
-    co_await tx.commit();
-    co_return Response::json_text(std::string(rows.front().text(0)));
-  });
-
-  routes.del("/api/backup/company-mappings", Access::admin(), [&db, registry](Request& req) -> awaitable<Response> {
-    co_await registry->require_enabled("backup", "backup");
-    core::json::QueryReader in(req.query);
-    auto client = in.optional_string("clientName", kClientName);
-    if (!client) in.add("clientName", "is required");
-    in.finish();
-    auto tx = co_await db.begin();
-    if ((co_await tx.query(kBackupUnmap, *client)).empty())
-      throw Problem::not_found("client " + *client + " has no mapping");
-    co_await tx.query(kBackupRematch);
-    co_await tx.commit();
-    co_return Response::empty();
-  });
+  integrations::install_company_mapping_routes(routes, db, registry,
+                                               {.path = "/api/backup/company-mappings",
+                                                .key = "backup",
+                                                .name = "backup",
+                                                .key_field = "clientName",
+                                                .noun = "client",
+                                                .unknown_key = "names no backup device's client (run a sync first?)",
+                                                .exists = kClientKnown,
+                                                .map = kBackupMap,
+                                                .unmap = kBackupUnmap,
+                                                .rematch = kBackupRematch});
 
   routes.get("/api/backup/companies/{id:int}/machines", [&db, registry](Request& req) -> awaitable<Response> {
     co_await registry->require_enabled("backup", "backup");

@@ -4,6 +4,7 @@
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "ops_console/identity/routes.hpp"
+#include "ops_console/integrations/company_mappings.hpp"
 
 namespace ops_console {
 
@@ -25,7 +26,6 @@ constexpr std::string_view kMappings = R"sql(
 )sql";
 
 constexpr std::string_view kSiteExists = "SELECT 1 FROM endpointsec_sites WHERE id = $1 AND deleted_at IS NULL";
-constexpr std::string_view kMappedCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
 constexpr std::string_view kMap = R"sql(
   INSERT INTO endpointsec_company_mappings (site_id, company_id, mapped_by) VALUES ($1, $2, $3)
   ON CONFLICT (site_id) DO UPDATE SET company_id = EXCLUDED.company_id, mapped_by = EXCLUDED.mapped_by,
@@ -39,8 +39,6 @@ constexpr std::string_view kCoverage = R"sql(
   SELECT coalesce(json_agg(endpointsec_site_json(s) ORDER BY lower(s.name), s.id), '[]'::json)
   FROM endpointsec_sites s WHERE s.deleted_at IS NULL
 )sql";
-
-const core::json::StringRule kSiteId{.min_length = 1, .max_length = 40};
 
 }  // namespace
 
@@ -71,33 +69,17 @@ void install_endpointsec_routes(core::app::Context& ctx, std::shared_ptr<identit
     co_return co_await core::app::json_document(db, kMappings);
   });
 
-  routes.post("/api/endpointsec/company-mappings", Access::admin(),
-              [&db, registry](Request& req) -> awaitable<Response> {
-                co_await registry->require_enabled("endpointsec", "endpoint-security");
-                const auto body = core::json::parse_object(req.body);
-                core::json::BodyReader in(body);
-                auto site = in.string("siteId", kSiteId);
-                const auto company = in.integer("companyId", {.min = 1});
-                in.finish();
-                if ((co_await db.query(kSiteExists, site)).empty())
-                  throw Problem::invalid_field("siteId", "names no endpoint-security site (run a sync first?)");
-                if ((co_await db.query(kMappedCompanyExists, company)).empty())
-                  throw Problem::invalid_field("companyId", "names no company");
-                const auto rows = co_await db.query(kMap, std::move(site), company, identity::current_user(req).id);
-                co_return Response::json_text(std::string(rows.front().text(0)));
-              });
-
-  routes.del("/api/endpointsec/company-mappings", Access::admin(),
-             [&db, registry](Request& req) -> awaitable<Response> {
-               co_await registry->require_enabled("endpointsec", "endpoint-security");
-               core::json::QueryReader in(req.query);
-               auto site = in.optional_string("siteId", kSiteId);
-               if (!site) in.add("siteId", "is required");
-               in.finish();
-               if ((co_await db.query(kUnmap, *site)).empty())
-                 throw Problem::not_found("site " + *site + " has no mapping");
-               co_return Response::empty();
-             });
+  integrations::install_company_mapping_routes(routes, db, registry,
+                                               {.path = "/api/endpointsec/company-mappings",
+                                                .key = "endpointsec",
+                                                .name = "endpoint-security",
+                                                .key_field = "siteId",
+                                                .max_key_length = 40,
+                                                .noun = "site",
+                                                .unknown_key = "names no endpoint-security site (run a sync first?)",
+                                                .exists = kSiteExists,
+                                                .map = kMap,
+                                                .unmap = kUnmap});
 
   routes.get("/api/endpointsec/coverage", [&db, registry](Request&) -> awaitable<Response> {
     co_await registry->require_enabled("endpointsec", "endpoint-security");

@@ -13,6 +13,7 @@
 
 #include <exception>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -176,12 +177,6 @@ awaitable<Response> receive_upload(core::db::Pool& db, Request& req, const Evide
     std::int64_t size = 0;
     int seq = 0;
     std::string part;
-    // Without a stream (a handler called outside the server), the body read already is the one piece.
-    std::optional<std::string> whole = req.body_stream ? std::nullopt : std::optional(std::move(req.body));
-    const auto next = [&]() -> awaitable<std::optional<std::string>> {
-      if (req.body_stream) co_return co_await req.body_stream->next();
-      co_return std::exchange(whole, std::nullopt);
-    };
     const auto store = [&](std::size_t bytes) -> awaitable<void> {  // the first `bytes` of `part`
       if (!upload_id) upload_id = (co_await db.query(kStartUpload, upload.token_id)).front().get<std::string>(0);
       const int part_seq = seq++;
@@ -189,7 +184,7 @@ awaitable<Response> receive_upload(core::db::Pool& db, Request& req, const Evide
       part.erase(0, bytes);
     };
     for (;;) {
-      auto piece = co_await next();
+      auto piece = co_await req.body_stream->next();
       if (!piece) break;
       digest.update(*piece);
       size += static_cast<std::int64_t>(piece->size());
@@ -263,8 +258,10 @@ void install_log_evidence_routes(core::app::Context& ctx, std::shared_ptr<identi
       core::http::Verb::post, std::string(kUploadPath),
       {.limit = settings.max_bytes, .admit = [&db](Request& req) { return admit_upload(db, req); }, .stream = true});
   routes.post(kUploadPath, Access::open(), [&db](Request& req) -> awaitable<Response> {
-    if (!req.get<EvidenceUpload>()) co_await admit_upload(db, req);  // the server runs the gate; this is a guard
-    co_return co_await receive_upload(db, req, *req.get<EvidenceUpload>());
+    // The server ran the gate and hands over the body as it arrives (core/app/service.cpp sets the gates).
+    const auto* upload = req.get<EvidenceUpload>();
+    if (!upload || !req.body_stream) throw std::logic_error("POST /api/log-evidence runs behind its streaming gate");
+    co_return co_await receive_upload(db, req, *upload);
   });
 
   routes.get(kUploadPath, [&db](Request&) { return core::app::json_document(db, kListEvidence); });

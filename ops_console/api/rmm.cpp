@@ -5,6 +5,7 @@
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/routes.hpp"
+#include "ops_console/integrations/company_mappings.hpp"
 
 namespace ops_console {
 
@@ -29,7 +30,6 @@ constexpr std::string_view kRmmUnmatched = R"sql(
 )sql";
 
 constexpr std::string_view kRmmClientExists = "SELECT 1 FROM rmm_clients WHERE id = $1 AND deleted_at IS NULL";
-constexpr std::string_view kRmmCompanyExists = "SELECT 1 FROM companies WHERE id = $1 AND deleted_at IS NULL";
 constexpr std::string_view kRmmMap = R"sql(
   INSERT INTO rmm_company_mappings (client_id, company_id, mapped_by) VALUES ($1, $2, $3)
   ON CONFLICT (client_id) DO UPDATE SET company_id = EXCLUDED.company_id, mapped_by = EXCLUDED.mapped_by,
@@ -108,31 +108,17 @@ void install_rmm_routes(core::app::Context& ctx, std::shared_ptr<identity::Ident
     co_return co_await core::app::json_document(db, kRmmUnmatched);
   });
 
-  routes.post("/api/rmm/company-mappings", Access::admin(), [&db, registry](Request& req) -> awaitable<Response> {
-    co_await registry->require_enabled("rmm", kName);
-    const auto body = core::json::parse_object(req.body);
-    core::json::BodyReader in(body);
-    const auto client = in.integer("clientId", {.min = 1});
-    const auto company = in.integer("companyId", {.min = 1});
-    in.finish();
-    if ((co_await db.query(kRmmClientExists, client)).empty())
-      throw Problem::invalid_field("clientId", "names no remote-management client (run a sync first?)");
-    if ((co_await db.query(kRmmCompanyExists, company)).empty())
-      throw Problem::invalid_field("companyId", "names no company");
-    const auto rows = co_await db.query(kRmmMap, client, company, identity::current_user(req).id);
-    co_return Response::json_text(std::string(rows.front().text(0)));
-  });
-
-  routes.del("/api/rmm/company-mappings", Access::admin(), [&db, registry](Request& req) -> awaitable<Response> {
-    co_await registry->require_enabled("rmm", kName);
-    core::json::QueryReader in(req.query);
-    const auto client = in.optional_integer("clientId", {.min = 1});
-    if (!client) in.add("clientId", "is required");
-    in.finish();
-    if ((co_await db.query(kRmmUnmap, *client)).empty())
-      throw Problem::not_found("client " + std::to_string(*client) + " has no mapping");
-    co_return Response::empty();
-  });
+  integrations::install_company_mapping_routes(routes, db, registry,
+                                               {.path = "/api/rmm/company-mappings",
+                                                .key = "rmm",
+                                                .name = kName,
+                                                .key_field = "clientId",
+                                                .integer_key = true,
+                                                .noun = "client",
+                                                .unknown_key = "names no remote-management client (run a sync first?)",
+                                                .exists = kRmmClientExists,
+                                                .map = kRmmMap,
+                                                .unmap = kRmmUnmap});
 
   routes.get("/api/rmm/agents", [&db, registry](Request&) -> awaitable<Response> {
     co_await registry->require_enabled("rmm", kName);
