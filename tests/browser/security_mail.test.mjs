@@ -62,6 +62,12 @@ for (const name of ['desktop', 'phone']) {
     const page = await openSignedIn(browser, { viewport: name, name: 'security-mail', hash: '#/security/mail', who, ready: 'table.held tbody tr' });
     await page.getByRole('heading', { level: 1, name: 'Held mail' }).waitFor();
     const held = await routeJson(page, '/api/mailsec/held');
+    // the first 25 (the picture), then every one
+    await screenshot(page, `security-mail-${name}`);
+    if (held.items.length > 25) {
+      assert.equal(await page.locator('tr[data-held]').count(), 25);
+      await page.getByRole('button', { name: 'Show all' }).click();
+    }
     const ids = await page.locator('tr[data-held]').evaluateAll((rows) => rows.map((r) => r.dataset.held));
     assert.deepEqual(ids, held.items.map((m) => m.id), 'the held list is the route\'s, in its order');
     assert.match(await page.getByTestId('held-count').innerText(), new RegExp(`^${held.count} held in ${held.tenant}`));
@@ -70,7 +76,6 @@ for (const name of ['desktop', 'phone']) {
     assert.ok(mine, 'the seeded message is held');
     assert.ok((await row.innerText()).includes(await shown.dateTime(page, mine.dateReceived, 'UTC')), 'received, in the user\'s zone');
     if (name === 'phone') await assertFitsWidth(page, 'the held list');
-    await screenshot(page, `security-mail-${name}`);
     await assertAccessibleInBothThemes(page, `held mail at ${name} width`);
 
     const release = row.getByRole('button', { name: /^Release/ });

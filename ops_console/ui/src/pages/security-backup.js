@@ -10,6 +10,7 @@ import { useResource } from '../components/resource.js';
 import { Empty, ErrorBanner, Pending } from '../components/messages.js';
 import { Confirm } from '../components/confirm.js';
 import { SyncRun } from '../components/sync-run.js';
+import { useShowMore } from '../components/show-more.js';
 import { CompanyMapForm, useRemoval } from './security-common.js';
 
 function Machines({ companyId }) {
@@ -36,6 +37,7 @@ function Machines({ companyId }) {
 function Failures() {
   const failures = useResource('/api/backup/failures');
   const rows = failures.data;
+  const more = useShowMore(rows);
   return html`<section class="card" aria-labelledby="fail-h">
     <header><h2 id="fail-h">Failed backups, last 24 hours</h2><span class="note">latest first</span>
       ${rows ? html`<span class="badge ${rows.length ? 'down' : 'ok'}" data-testid="failure-count">${number(rows.length)}</span>` : null}</header>
@@ -43,13 +45,13 @@ function Failures() {
       : !rows.length ? html`<${Empty}>No backup failed in the last 24 hours.<//>`
       : html`<table class="stack-on-phone failures" aria-labelledby="fail-h">
         <thead><tr><th scope="col">Finished</th><th scope="col">Machine</th><th scope="col">Company</th><th scope="col">Error</th></tr></thead>
-        <tbody>${rows.map((f) => html`<tr key=${f.id} data-failure=${f.id}>
+        <tbody>${more.rows.map((f) => html`<tr key=${f.id} data-failure=${f.id}>
           <td data-label="Finished"><time datetime=${f.finishedAt}>${dateTime(f.finishedAt)}</time></td>
           <td data-label="Machine" class="wrap">${f.machine} <span class="muted small">${f.deviceName}</span></td>
           <td data-label="Company" class="wrap">${f.companyName || html`<span class="muted">no company</span>`}</td>
           <td data-label="Error" class="wrap error-text">${f.error || '—'}</td>
         </tr>`)}</tbody>
-      </table>`}
+      </table>${more.controls}`}
   </section>`;
 }
 

@@ -1,7 +1,8 @@
 // Mail security's held messages (GET /api/mailsec/held?tenant&limit: {tenant, admin, items:
 // [Mimecast's held message], count, truncated}) and their release (POST /api/mailsec/held/release
 // {id, tenant}: {id, released, reason?}), each after a confirmation saying what it does. The
-// tenant is typed (./security-common.js) and kept in the fragment's query.
+// tenant is typed (./security-common.js) and kept in the fragment's query. The list shows 25
+// messages at a time (components/show-more.js).
 import { html, useState } from '../lib/html.js';
 import { api, withQuery } from '../lib/api.js';
 import { dateTime, number } from '../lib/format.js';
@@ -9,6 +10,7 @@ import { navigate } from '../lib/router.js';
 import { useResource } from '../components/resource.js';
 import { Empty } from '../components/messages.js';
 import { Confirm } from '../components/confirm.js';
+import { useShowMore } from '../components/show-more.js';
 import { TenantField, VendorError, VendorPending } from './security-common.js';
 
 const address = (a) => (a ? (a.displayableName ? `${a.displayableName} <${a.emailAddress}>` : a.emailAddress || '—') : '—');
@@ -41,6 +43,7 @@ export function SecurityMail({ query }) {
   const [asking, setAsking] = useState(null);
   const [outcomes, setOutcomes] = useState({}); // id → {busy} | {released, reason}
   const h = held.data;
+  const more = useShowMore(h?.items);
   const tenantError = held.error?.status === 400 ? (held.error.fields.tenant || held.error.message) : null;
 
   const release = async () => {
@@ -72,8 +75,9 @@ export function SecurityMail({ query }) {
         : html`<table class="stack-on-phone held" aria-labelledby="held-h">
             <thead><tr><th scope="col">Received</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Subject</th>
               <th scope="col">Reason</th><th scope="col" class="num">Size</th><th scope="col"><span class="visually-hidden">Release</span></th></tr></thead>
-            <tbody>${h.items.map((m) => html`<${HeldRow} key=${m.id} m=${m} outcome=${outcomes[m.id]} onRelease=${setAsking} />`)}</tbody>
-          </table>`}
+            <tbody>${more.rows.map((m) => html`<${HeldRow} key=${m.id} m=${m} outcome=${outcomes[m.id]} onRelease=${setAsking} />`)}</tbody>
+          </table>
+          ${more.controls}`}
       ${h && held.error ? html`<${VendorError} error=${held.error} onRetry=${held.reload} vendor="Mimecast" />` : null}
     </section>
     <${Confirm} danger open=${!!asking} title="Release this message?" confirm="Release it" onConfirm=${release} onCancel=${() => setAsking(null)}>
