@@ -17,8 +17,11 @@ import { SyncRun } from '../components/sync-run.js';
 import { CompanyMapForm, useRemoval, VendorError } from './security-common.js';
 
 // The RMM's clients with their companies; administrators map the unmatched and remove mappings.
-function Clients({ me }) {
+function Clients({ me, copy }) {
   const clients = useResource('/api/rmm/clients');
+  useEffect(() => {
+    if (copy) clients.reload();
+  }, [copy]);
   const removal = useRemoval((c) => `/api/rmm/company-mappings?clientId=${c.id}`, clients.reload);
   const rows = clients.data;
   return html`<section class="card" aria-labelledby="rmm-clients-h">
@@ -93,9 +96,16 @@ function Execution({ id, onEnded }) {
   </div>`;
 }
 
-function RunForm({ onQueued }) {
+// `copy` counts the syncs that ended while the page was open: the choices are asked for again,
+// and what the person has chosen and typed stays.
+function RunForm({ onQueued, copy }) {
   const agents = useResource('/api/rmm/agents');
   const scripts = useResource('/api/rmm/scripts');
+  useEffect(() => {
+    if (!copy) return;
+    agents.reload();
+    scripts.reload();
+  }, [copy]);
   const [form, setForm] = useState({ agentId: '', scriptId: '', args: '', timeout: '' });
   const [asking, setAsking] = useState(false);
   const [state, setState] = useState({ busy: false, error: null });
@@ -161,14 +171,14 @@ function RunForm({ onQueued }) {
 export function SecurityRmm({ me }) {
   const executions = useResource('/api/rmm/executions?limit=50');
   const [current, setCurrent] = useState(null);
-  const [copy, setCopy] = useState(0); // a sync that ends reloads the agents and scripts
+  const [copy, setCopy] = useState(0); // a sync that ends reloads the agents, scripts and clients
   const allowed = can(me, 'rmm', 'execute');
   const rows = executions.data;
   return html`<div class="stack security">
     <div class="page-head"><h1>Remote management</h1><span class="note">scripts run on Tactical RMM agents</span></div>
     ${allowed ? html`<section class="card" aria-labelledby="run-h">
       <header><h2 id="run-h">Run a script</h2><span class="note">asks for a confirmation first</span></header>
-      <${RunForm} key=${copy} onQueued=${(x) => { setCurrent(x.id); executions.reload(); }} />
+      <${RunForm} copy=${copy} onQueued=${(x) => { setCurrent(x.id); executions.reload(); }} />
       ${current ? html`<${Execution} key=${current} id=${current} onEnded=${executions.reload} />` : null}
     </section>` : html`<p class="muted">Running a script needs the permission pair (rmm, execute), which you do not have.</p>`}
     <section class="card" aria-labelledby="exec-h">
@@ -190,7 +200,7 @@ export function SecurityRmm({ me }) {
           </tr>`)}</tbody>
         </table>`}
     </section>
-    <${Clients} key=${copy} me=${me} />
+    <${Clients} copy=${copy} me=${me} />
     <${SyncRun} path="/api/rmm/sync" me=${me} what="remote management" onFinished=${() => setCopy((n) => n + 1)}
       counts=${(s) => `${number(s.clients)} clients, ${number(s.agents)} agents, ${number(s.scripts)} scripts`} />
   </div>`;
