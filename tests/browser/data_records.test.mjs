@@ -5,7 +5,10 @@
 // /api/status/workers; the administrators' button not offered), Tags (#/data/tags: the catalogue
 // against GET /api/tags; a tag added to and removed from a company, a configuration item and a
 // contact, checked through their routes; a removal kept by the confirmation's "Keep it"; an id the
-// route does not know said under its input) and Log evidence (#/data/evidence: the route's records in
+// route does not know said under its input; a ticket's PSA tags read-only, as GET
+// /api/tickets/{id}/tags lists them, for a ticket in the copy and one older than it, with no control
+// that would change them; an id that is not digits, and one the route refuses, said under the
+// input) and Log evidence (#/data/evidence: the route's records in
 // order, the filter, a download that is an attachment whatever was uploaded). Screenshots, axe in
 // both themes, nothing sticking out at 360 px, the 150 KB budget.
 import { after, before, test } from 'node:test';
@@ -24,6 +27,7 @@ const PSA_NOT_CONFIGURED = [
   /^http 503 GET .*\/api\/sync\/classifications$/,
   /^http 503 POST .*\/api\/sync\/(incremental|reconcile-tickets)$/,
   /^http 404 GET .*\/api\/configuration-items\/99999999\/tags$/, // the unknown id, on purpose
+  /^http 400 GET .*\/api\/tickets\/0\/tags$/, // a ticket id the route refuses, on purpose
 ];
 
 async function checkSync(page, name) {
@@ -119,6 +123,65 @@ async function addAndRemove(page, route, label, { keyboard = false } = {}) {
   assert.deepEqual((await assertTags(page, route)).map((t) => t.id), before.map((t) => t.id));
 }
 
+// A ticket's tags: the PSA's, shown read-only, as the route lists them (seed/60-data.sql tags ticket
+// 9001, in the copy, and 8800001, older than it). The route answers an empty list for an id the PSA
+// has no association for (it cannot tell an unknown ticket from an untagged one), a 400 for 0.
+async function checkTicketTags(page, name) {
+  await page.getByLabel('Record', { exact: true }).selectOption('ticket');
+  await page.getByText('Give a ticket\'s id to see its tags (the PSA\'s; read-only here).').waitFor();
+  const id = page.getByLabel('Ticket id');
+
+  // not digits: said under the input, nothing asked
+  await id.fill('T2026');
+  await id.press('Enter');
+  await page.locator('#tag-record-error').waitFor();
+  assert.equal(await id.getAttribute('aria-invalid'), 'true');
+  assert.match(await description(id), /digits only/);
+  // 0: the route's 400, said under the input
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/tickets/0/tags'));
+  await id.fill('0');
+  await id.press('Enter');
+  assert.equal((await refused).status(), 400);
+  await page.locator('#tag-record-error').filter({ hasText: 'positive integer' }).waitFor();
+  assert.match(await description(id), /^The ticket id must be a positive integer id\.$/);
+
+  // an id the PSA has no association for: the route's empty list, said as such
+  const empty = await routeJson(page, '/api/tickets/99999999/tags');
+  assert.deepEqual(empty, []);
+  await id.fill('99999999');
+  await id.press('Enter');
+  await page.getByText('The PSA records no tag on ticket 99999999.', { exact: false }).waitFor();
+  assert.equal(await page.locator('[data-testid=record-tags] table').count(), 0);
+
+  for (const ticket of name === 'desktop' ? ['8800001', '9001'] : ['8800001']) {
+    await id.fill(ticket);
+    if (name === 'desktop') {
+      await id.press('Enter');
+    } else {
+      await tabTo(page, page.getByRole('button', { name: 'Show its tags' }), 5);
+      await page.keyboard.press('Enter');
+    }
+    await page.getByRole('heading', { name: `Tags of ticket ${ticket}` }).waitFor();
+    const tags = await assertTags(page, `/api/tickets/${ticket}/tags`);
+    assert.ok(tags.length > 0, `the seed tags ticket ${ticket}`);
+    assert.equal(await id.getAttribute('aria-invalid'), null, 'the refusal is gone');
+    const groups = new Map((await routeJson(page, '/api/tags')).map((g) => [g.id, g.name]));
+    for (const t of tags) {
+      const row = page.locator(`[data-tag="${t.id}"]`);
+      assert.equal(await row.locator('th').innerText(), t.label);
+      assert.equal(await row.locator('td[data-label=Group]').innerText(), t.tag_group_id === null ? '—' : groups.get(t.tag_group_id) || `group ${t.tag_group_id}`);
+      assert.equal(await row.locator('td[data-label=Source]').innerText(), 'the PSA');
+    }
+    // read-only: nothing offered that would change them
+    await page.getByText(/^Read-only: a ticket's tags are set in the PSA/).waitFor();
+    assert.equal(await page.getByLabel('Add a tag').count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^(Add|Remove)\b/ }).count(), 0);
+  }
+  if (name === 'phone') await assertFitsWidth(page, 'a ticket\'s tags');
+  await screenshot(page, `data-tags-ticket-${name}`);
+  await assertAccessibleInBothThemes(page, `a ticket's tags at ${name} width`);
+}
+
 async function checkTags(page, name) {
   await firstVisit(page, { viewport: name, name: 'data-tags', hash: '#/data/tags', ready: 'details.catalogue > summary' });
   const catalogue = await routeJson(page, '/api/tags');
@@ -157,6 +220,7 @@ async function checkTags(page, name) {
   if (name === 'phone') await assertFitsWidth(page, 'the tags page');
   await screenshot(page, `data-tags-${name}`);
   await assertAccessibleInBothThemes(page, `the tags page at ${name} width`);
+  await checkTicketTags(page, name);
 }
 
 async function checkEvidence(page, name) {

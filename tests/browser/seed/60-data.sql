@@ -1,7 +1,8 @@
 -- What the Data pages show (tests/browser/data_*.test.mjs), beside 10-psa.sql's companies and
 -- tickets: 72 PSA webhook callouts over the last 8 days (every entity type, processed and failed,
 -- from three addresses), a tag catalogue (two groups, one inactive tag, one tag without its group),
--- a configuration item and a contact to tag, and three uploads of log evidence (one of them HTML:
+-- a configuration item and a contact to tag, the PSA's tags on two tickets (one in the copy, one
+-- older than it; one association deleted at the PSA), and three uploads of log evidence (one of them HTML:
 -- still downloaded as an attachment) from an upload token whose secret nobody knows. Times are
 -- relative to now(); the tests compare each page with the routes' own figures, never with numbers
 -- written here.
@@ -34,6 +35,13 @@ INSERT INTO configuration_items (id, company_id, reference_title, serial_number,
 ON CONFLICT (id) DO NOTHING;
 INSERT INTO contacts (id, company_id, first_name, last_name, email_address, is_active) VALUES
   (66001, 175, 'Franz', 'Fabrikam', 'franz@fabrikam.example', true)
+ON CONFLICT (id) DO NOTHING;
+
+-- The PSA's ticket tags (read-only in the console): ticket 9001 of 10-psa.sql carries two (a third
+-- association deleted at the PSA is not listed), ticket 8800001, older than the copy, one.
+INSERT INTO ticket_tags (id, ticket_id, tag_id, deleted_at) VALUES
+  (880001, 9001, 5101, NULL), (880002, 9001, 5201, NULL), (880003, 9001, 5202, now() - interval '1 day'),
+  (880004, 8800001, 5901, NULL)
 ON CONFLICT (id) DO NOTHING;
 
 INSERT INTO upload_tokens (name, token_hash, created_at, last_used_at)

@@ -1,9 +1,12 @@
-// Tags on companies, configuration items and contacts (ops_console/README.md, "Tags"): the PSA's
-// catalogue (GET /api/tags: groups and their tags), then one record's tags (GET
-// /api/{companies|configuration-items|contacts}/{id}/tags), a tag added (PUT …/{tagId}: 201 added,
-// 204 carried already) or removed after a confirmation (DELETE …/{tagId}). The record is in the
-// fragment's query (#/data/tags?kind=company&id=174): a company is chosen from the list of
-// companies, a configuration item or a contact by its PSA id (the console lists neither).
+// Tags (ops_console/README.md, "Tags"): the PSA's catalogue (GET /api/tags: groups and their tags),
+// then one record's tags. Companies, configuration items and contacts carry the console's own tags
+// (GET /api/{companies|configuration-items|contacts}/{id}/tags), added (PUT …/{tagId}: 201 added,
+// 204 carried already) or removed after a confirmation (DELETE …/{tagId}); a ticket's tags are the
+// PSA's associations as the sync copies them (GET /api/tickets/{id}/tags), shown read-only. The
+// record is in the fragment's query (#/data/tags?kind=company&id=174): a company is chosen from the
+// list of companies, a configuration item, a contact or a ticket by its PSA id (the console lists
+// none of them here). An id that is not digits is said under the input before any request; the
+// route's 404 (no such record) or 400 (not a positive id) is said there too.
 import { html, useEffect, useMemo, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime } from '../lib/format.js';
@@ -19,6 +22,7 @@ const KINDS = [
   { value: 'company', name: 'Company', noun: 'company', path: 'companies' },
   { value: 'configuration-item', name: 'Configuration item', noun: 'configuration item', path: 'configuration-items' },
   { value: 'contact', name: 'Contact', noun: 'contact', path: 'contacts' },
+  { value: 'ticket', name: 'Ticket', noun: 'ticket', path: 'tickets', readOnly: true },
 ];
 
 function Catalogue({ groups }) {
@@ -32,11 +36,23 @@ function Catalogue({ groups }) {
   </details>`;
 }
 
-function Chooser({ kind, id, companies, notFound }) {
+function Chooser({ kind, id, companies, recordError }) {
   const [text, setText] = useState(id);
-  useEffect(() => setText(id), [id, kind.value]);
+  const [typed, setTyped] = useState(null); // what is wrong with the typed id, before any request
+  useEffect(() => { setText(id); setTyped(null); }, [id, kind.value]);
   const go = (k, i) => navigate('/data/tags', { kind: k, ...(i ? { id: i } : {}) }, { replace: true });
-  return html`<form class="row filter-row" onSubmit=${(e) => { e.preventDefault(); go(kind.value, text.trim()); }}>
+  const submit = (e) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (t && !/^\d+$/.test(t)) {
+      setTyped(`A ${kind.noun} id is the PSA's number, digits only (“${t}” is not).`);
+      return;
+    }
+    setTyped(null);
+    go(kind.value, t);
+  };
+  const message = typed || recordError;
+  return html`<form class="row filter-row" onSubmit=${submit} noValidate>
     <div class="field">
       <label for="tag-kind">Record</label>
       <select id="tag-kind" value=${kind.value} onChange=${(e) => go(e.currentTarget.value, '')}>
@@ -46,20 +62,39 @@ function Chooser({ kind, id, companies, notFound }) {
     ${kind.value === 'company' ? html`<div class="field">
         <label for="tag-company">Company</label>
         ${companies.data ? html`<select id="tag-company" value=${id} onChange=${(e) => go('company', e.currentTarget.value)}
-            aria-invalid=${notFound ? 'true' : null} aria-describedby=${notFound ? 'tag-record-error' : null}>
+            aria-invalid=${message ? 'true' : null} aria-describedby=${message ? 'tag-record-error' : null}>
             <option value="">Choose a company</option>
             ${companies.data.map((c) => html`<option key=${c.id} value=${String(c.id)}>${c.company_name}</option>`)}
           </select>` : html`<${Pending} resource=${companies} label="companies" lines=${1} />`}
-        <${FieldError} id="tag-record-error" message=${notFound} />
+        <${FieldError} id="tag-record-error" message=${message} />
       </div>`
       : html`<div class="field">
         <label for="tag-id">${kind.name} id <span class="muted">(the PSA's)</span></label>
         <input id="tag-id" type="text" inputmode="numeric" value=${text} autocomplete="off" onInput=${(e) => setText(e.currentTarget.value)}
-          aria-invalid=${notFound ? 'true' : null} aria-describedby=${notFound ? 'tag-record-error' : null} />
-        <${FieldError} id="tag-record-error" message=${notFound} />
+          aria-invalid=${message ? 'true' : null} aria-describedby=${message ? 'tag-record-error' : null} />
+        <${FieldError} id="tag-record-error" message=${message} />
       </div>
       <button type="submit">Show its tags</button>`}
   </form>`;
+}
+
+// A ticket's tags: the PSA's associations, read here and never written (no route changes them).
+function TicketTags({ id, groups, tags }) {
+  const groupName = useMemo(() => new Map((groups.data || []).map((g) => [g.id, g.name])), [groups.data]);
+  if (tags.error && tags.data === undefined && [400, 404].includes(tags.error.status)) return null; // said under the input
+  if (tags.data === undefined) return html`<${Pending} resource=${tags} label="the ticket's tags" />`;
+  return html`<div class="stack" data-testid="record-tags">
+    <p class="note" id="ticket-tags-note">Read-only: a ticket's tags are set in the PSA and copied here by the sync, also for a ticket older than the console's copy.</p>
+    ${tags.data.length ? html`<table class="stack-on-phone" aria-describedby="ticket-tags-note">
+      <caption class="visually-hidden">${`Tags of ticket ${id}`}</caption>
+      <thead><tr><th scope="col">Tag</th><th scope="col">Group</th><th scope="col">Source</th></tr></thead>
+      <tbody>${tags.data.map((t) => html`<tr key=${t.id} data-tag=${t.id}>
+        <th scope="row">${t.label}</th>
+        <td data-label="Group">${t.tag_group_id === null ? '—' : groupName.get(t.tag_group_id) || `group ${t.tag_group_id}`}</td>
+        <td data-label="Source">${t.source === 'psa' ? 'the PSA' : t.source}</td>
+      </tr>`)}</tbody>
+    </table>` : html`<${Empty}>The PSA records no tag on ticket ${id}. (The console cannot tell an unknown ticket from an untagged one: the PSA's associations are listed whether or not its copy holds the ticket.)<//>`}
+  </div>`;
 }
 
 function RecordTags({ kind, id, groups, tags }) {
@@ -88,7 +123,7 @@ function RecordTags({ kind, id, groups, tags }) {
     });
   };
 
-  if (tags.error && tags.data === undefined && tags.error.status === 404) return null; // said under the chooser
+  if (tags.error && tags.data === undefined && [400, 404].includes(tags.error.status)) return null; // said under the chooser
   if (tags.data === undefined) return html`<${Pending} resource=${tags} label=${`the ${kind.noun}'s tags`} />`;
   const addError = act.error && act.error.status !== 400 ? act.error : null;
   return html`<div class="stack" data-testid="record-tags">
@@ -128,6 +163,14 @@ function RecordTags({ kind, id, groups, tags }) {
 
 const tagsPath = (kind, id) => `/api/${kind.path}/${encodeURIComponent(id)}/tags`;
 
+// The route's refusal of the record, said under its input: 404 (no such record), 400 (not an id).
+function recordErrorOf(kind, id, tags) {
+  if (!id || tags.data !== undefined || !tags.error) return null;
+  if (tags.error.status === 404) return `${sentence(tags.error.problem.detail || `no ${kind.noun} ${id}`)} Check the id.`;
+  if (tags.error.status === 400) return tags.error.fields.id ? `The ${kind.noun} id ${tags.error.fields.id.replace(/\.$/, '')}.` : sentence(tags.error.message);
+  return null;
+}
+
 export function DataTags({ query }) {
   const kind = KINDS.find((k) => k.value === query.get('kind')) || KINDS[0];
   const id = /^\d+$/.test(query.get('id') || '') ? query.get('id') : '';
@@ -135,19 +178,20 @@ export function DataTags({ query }) {
   const companies = useResource(kind.value === 'company' ? '/api/data/companies-list' : null);
   const company = kind.value === 'company' && companies.data?.find((c) => String(c.id) === id);
   const tags = useResource(id ? tagsPath(kind, id) : null);
-  const notFound = id && tags.data === undefined && tags.error?.status === 404
-    ? `${sentence(tags.error.problem.detail || `no ${kind.noun} ${id}`)} Check the id.` : null;
+  const recordError = recordErrorOf(kind, id, tags);
   return html`<div class="stack data-page">
-    <div class="page-head"><h1>Tags</h1><span class="note">the console's own tags on companies, configuration items and contacts</span></div>
+    <div class="page-head"><h1>Tags</h1><span class="note">the console's own tags on companies, configuration items and contacts; a ticket's, from the PSA</span></div>
     <section class="card" aria-labelledby="tags-cat-h">
       <header><h2 id="tags-cat-h">Tag groups and tags</h2><span class="note">from the PSA</span></header>
       <${Catalogue} groups=${groups} />
     </section>
     <section class="card" aria-labelledby="tags-rec-h">
-      <header><h2 id="tags-rec-h">${id ? `Tags of ${company ? company.company_name : `${kind.noun} ${id}`}` : 'Tags of a record'}</h2></header>
-      <${Chooser} kind=${kind} id=${id} companies=${companies} notFound=${notFound} />
-      ${id ? html`<${RecordTags} key=${`${kind.value}-${id}`} kind=${kind} id=${id} groups=${groups} tags=${tags} />`
-        : html`<${Empty}>Choose a ${kind.noun} to see and change its tags.<//>`}
+      <header><h2 id="tags-rec-h">${id ? `Tags of ${company ? company.company_name : `${kind.noun} ${id}`}` : 'Tags of a record'}</h2>
+        ${kind.readOnly ? html`<span class="badge neutral">read-only</span>` : null}</header>
+      <${Chooser} kind=${kind} id=${id} companies=${companies} recordError=${recordError} />
+      ${!id ? html`<${Empty}>${kind.readOnly ? `Give a ${kind.noun}'s id to see its tags (the PSA's; read-only here).` : `Choose a ${kind.noun} to see and change its tags.`}<//>`
+        : kind.readOnly ? html`<${TicketTags} key=${`${kind.value}-${id}`} id=${id} groups=${groups} tags=${tags} />`
+        : html`<${RecordTags} key=${`${kind.value}-${id}`} kind=${kind} id=${id} groups=${groups} tags=${tags} />`}
     </section>
   </div>`;
 }
