@@ -5,7 +5,10 @@
 // key, the key changed, then deleted after a confirmation; global channels: a chat webhook off the
 // allowlist refused under its URL, a webhook added with its signing secret shown once, a test that
 // the receiver verifies with it, the secret replaced after a confirmation (the next test verifies
-// with the new one only), switched off and deleted after confirmations, each checked through GET
+// with the new one only), its configuration changed in place (a private address and a malformed
+// secret refused, each under its field, changing nothing; then a new URL and name saved with the
+// secret left empty, which keeps it: the next test reaches the new URL, signed with the same
+// secret), switched off and deleted after confirmations, each checked through GET
 // /api/notification-channels) and #/admin/morning (the configuration saved and put back, a
 // webhook added, tested and the summary sent now to the receiver, the history as the route gives
 // it, the webhook switched off and deleted, and "send now" refused with no webhook on).
@@ -85,7 +88,7 @@ async function checkChannels(page, name) {
   assert.match(await description(chatUrl), /hooks\.example\.org/);
 
   // a webhook: its secret shown once, verified by the receiver
-  const channelName = unique(`global-${name}`);
+  let channelName = unique(`global-${name}`);
   await page.getByLabel('Type').selectOption('webhook');
   await page.getByLabel('URL', { exact: true }).fill(`${receiver.url}/global-${name}`);
   await page.getByLabel('Name', { exact: true }).fill(channelName);
@@ -121,6 +124,57 @@ async function checkChannels(page, name) {
   const m2 = arrived().at(-1);
   assert.doesNotThrow(() => new Webhook(rotated).verify(m2.body, m2.headers), 'signed with the new secret');
   assert.throws(() => new Webhook(secret).verify(m2.body, m2.headers), 'no longer with the old one');
+
+  // its configuration changed in place: refused values said under their fields, nothing changed
+  const stored = await routeJson(page, `/api/notification-channels/${channel.id}`);
+  await tabTo(page, page.getByRole('button', { name: `Change ${channelName}` }), 120);
+  await page.keyboard.press('Enter');
+  const edit = page.getByTestId('channel-edit');
+  await edit.getByRole('heading', { name: `Change ${channelName}` }).waitFor();
+  const editUrl = edit.getByLabel('URL', { exact: true });
+  const editSecret = edit.getByLabel('Signing secret');
+  assert.equal(await editUrl.inputValue(), stored.config.url, 'the form starts from the route\'s configuration');
+  assert.equal(await editSecret.inputValue(), '', 'a secret is never shown');
+  await editUrl.fill('https://10.1.2.3/hook');
+  await editSecret.fill('not-a-standard-webhooks-secret');
+  const patched = () => page.waitForResponse((r) => r.url().endsWith(`/api/notification-channels/${channel.id}`) && r.request().method() === 'PATCH');
+  let answer = patched();
+  await edit.getByRole('button', { name: 'Save the changes' }).click();
+  const refusal = await answer;
+  assert.equal(refusal.status(), 400);
+  const named = Object.fromEntries((await refusal.json()).errors.map((e) => [e.field, e.message]));
+  assert.deepEqual(Object.keys(named).sort(), ['config.secret', 'config.url']);
+  await edit.locator('#ch-edit-url-error').waitFor();
+  for (const [input, field] of [[editUrl, 'config.url'], [editSecret, 'config.secret']]) {
+    assert.equal(await input.getAttribute('aria-invalid'), 'true', `${field} is marked`);
+    assert.ok((await description(input)).includes(named[field]), `${field}'s refusal is said under it`);
+  }
+  assert.deepEqual(await routeJson(page, `/api/notification-channels/${channel.id}`), stored, 'a refusal changes nothing');
+  if (name === 'phone') await assertFitsWidth(page, 'a channel\'s form with its refusals');
+  await screenshot(page, `admin-notifications-edit-${name}`);
+  await assertAccessibleInBothThemes(page, `a channel's form with its refusals at ${name} width`);
+
+  // a new URL and name, the secret left empty (kept): saved, and the next test goes there
+  const renamed = `${channelName} moved`;
+  await editUrl.fill(`${receiver.url}/global-${name}-moved`);
+  await editSecret.fill('');
+  await edit.getByLabel('Name', { exact: true }).fill(renamed);
+  answer = patched();
+  await edit.getByRole('button', { name: 'Save the changes' }).click();
+  assert.equal((await answer).status(), 200);
+  await page.getByText(`Saved ${renamed}.`).waitFor();
+  assert.equal(await edit.count(), 0, 'the form closes');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Change ${renamed}`, 'the focus goes back to its button');
+  const changed = await routeJson(page, `/api/notification-channels/${channel.id}`);
+  assert.deepEqual([changed.name, changed.config.url, changed.secrets_set, changed.channel_type],
+    [renamed, `${receiver.url}/global-${name}-moved`, ['secret'], 'webhook']);
+  assert.ok((await page.locator(`[data-channel-id="${channel.id}"] td[data-label="Sends to"]`).innerText()).includes(changed.config.url), 'the list shows the new URL');
+  await page.getByRole('button', { name: `Send a test to ${renamed}` }).click();
+  await page.getByText(`${renamed}: The test message was delivered (HTTP 200).`).waitFor();
+  const m3 = receiver.messages.filter((m) => m.path === `/global-${name}-moved`).at(-1);
+  assert.ok(m3, 'the test went to the new URL');
+  assert.doesNotThrow(() => new Webhook(rotated).verify(m3.body, m3.headers), 'signed with the kept secret');
+  channelName = renamed;
 
   await page.getByRole('button', { name: `Switch off ${channelName}` }).click();
   await page.getByRole('dialog', { name: `Switch ${channelName} off?` }).getByRole('button', { name: 'Switch it off' }).click();
@@ -227,6 +281,7 @@ for (const name of ['desktop', 'phone']) {
       /^http 400 POST .*\/api\/admin\/notify-event-keys$/, // the refused key, on purpose
       /^http 409 POST .*\/api\/admin\/notify-event-keys$/, // the duplicate, on purpose
       /^http 400 POST .*\/api\/notification-channels$/, // the URL off the allowlist, on purpose
+      /^http 400 PATCH .*\/api\/notification-channels\/\d+$/, // the private address and the bad secret, on purpose
       /^http 409 POST .*\/api\/morning-summary\/send$/, // sent with no webhook on, on purpose
       /^http 404 DELETE .*\/api\/morning-summary\/webhooks\/\d+$/, // the clean-up's, once the page deleted it
     ]);

@@ -2,11 +2,13 @@
 // (GET/POST /api/admin/notify-event-keys, PUT/DELETE …/{key}; an inactive key is muted and the
 // users' matrix does not list it) and the global channels, which get every event (GET
 // /api/notification-channels?owner=global; POST /api/notification-channels; PATCH, DELETE,
-// POST …/{id}/test and …/{id}/rotate-secret). A webhook's signing secret the console makes is
-// shown this once; deleting a key or a channel, switching a channel off and replacing a secret ask
-// for a confirmation first. The channel types and their fields are the personal channels' own
-// (pages/preferences-channels.js).
-import { html, useEffect, useState } from '../lib/html.js';
+// POST …/{id}/test and …/{id}/rotate-secret). A channel's name and configuration are changed in
+// place (PATCH …/{id} {name, config}: the route merges the config, so a secret left empty keeps the
+// stored one), each refusal said under the field the route's 400 names. A webhook's signing
+// secret the console makes is shown this once; deleting a key or a channel, switching a channel
+// off and replacing a secret ask for a confirmation first. The channel types and their fields are
+// the personal channels' own (pages/preferences-channels.js).
+import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, number, time } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -113,6 +115,25 @@ function where(c) {
   return cfg.url || cfg.topic || (cfg.chat_id !== undefined ? `chat ${cfg.chat_id}` : '—');
 }
 
+// A channel form's fields: the topic's input goes while a new one is to be minted.
+const shownFields = (spec, form) => spec.fields.filter((f) => !(spec.mint && form.mint && f.key === 'topic'));
+
+// The config a channel form sends: mint_topic instead of a typed topic when asked; a field that
+// `mayOmit` names is left out while empty (the console makes it, or keeps the stored one).
+function configOf(spec, form, mayOmit) {
+  const config = {};
+  if (spec.mint && form.mint) config.mint_topic = true;
+  for (const f of shownFields(spec, form)) {
+    const value = (form[f.key] || '').trim();
+    if (mayOmit(f) && !value) continue;
+    config[f.key] = value;
+  }
+  return config;
+}
+
+// The route's message for a config field (a 400's `config.<key>`; a topic's may name mint_topic).
+const configError = (act, key) => act.fields[`config.${key}`] || (key === 'topic' && act.fields['config.mint_topic']) || null;
+
 function NewChannel({ onCreated }) {
   const [type, setType] = useState('chat_webhook');
   const spec = CHANNEL_TYPES.find((t) => t.type === type);
@@ -121,13 +142,7 @@ function NewChannel({ onCreated }) {
   const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
   const submit = (e) => {
     e.preventDefault();
-    const config = {};
-    if (spec.mint && form.mint) config.mint_topic = true;
-    for (const f of spec.fields) {
-      if (spec.mint && form.mint && f.key === 'topic') continue;
-      if (f.generated && !(form[f.key] || '').trim()) continue; // the console makes one
-      config[f.key] = (form[f.key] || '').trim();
-    }
+    const config = configOf(spec, form, (f) => f.generated); // an empty generated one: the console makes one
     act.run('create', () => api.post('/api/notification-channels', { channel_type: type, name: form.name.trim(), enabled: form.enabled, config }),
       (created) => {
         onCreated(created);
@@ -135,7 +150,6 @@ function NewChannel({ onCreated }) {
         return null;
       });
   };
-  const fieldOf = (k) => act.fields[`config.${k}`] || (k === 'topic' && act.fields['config.mint_topic']) || null;
   const known = ['name', 'channel_type', 'config.mint_topic', ...spec.fields.map((f) => `config.${f.key}`)];
   return html`<form class="stack" onSubmit=${submit} noValidate aria-labelledby="ch-new-h">
     <h3 id="ch-new-h">Add a global channel</h3>
@@ -148,14 +162,57 @@ function NewChannel({ onCreated }) {
     </div>
     ${spec.mint ? html`<label class="check"><input type="checkbox" checked=${form.mint} onChange=${(e) => set('mint')(e.currentTarget.checked)} />
       Mint a new topic <span class="muted">(a random one; whoever knows a topic can read it)</span></label>` : null}
-    ${spec.fields.filter((f) => !(spec.mint && form.mint && f.key === 'topic')).map((f) => html`<${TextField} key=${`${type}-${f.key}`}
-      id=${`ch-new-${f.key}`} label=${f.label} value=${form[f.key] || ''} onInput=${set(f.key)} error=${fieldOf(f.key)}
+    ${shownFields(spec, form).map((f) => html`<${TextField} key=${`${type}-${f.key}`}
+      id=${`ch-new-${f.key}`} label=${f.label} value=${form[f.key] || ''} onInput=${set(f.key)} error=${configError(act, f.key)}
       hint=${f.hint} type=${f.secret ? 'password' : f.input === 'url' ? 'url' : 'text'} />`)}
     <${TextField} id="ch-new-name" label="Name" value=${form.name} onInput=${set('name')} error=${act.fields.name} maxlength="200" />
     <label class="check"><input type="checkbox" checked=${form.enabled} onChange=${(e) => set('enabled')(e.currentTarget.checked)} /> Send notifications here</label>
     <${StrayError} error=${act.error} known=${known} />
     <div class="row"><button type="submit" class="primary" disabled=${!!act.busy}>${act.busy ? 'Adding…' : 'Add the channel'}</button>
       <span class="muted small">Adding sends nothing; send a test once it is listed.</span></div>
+  </form>`;
+}
+
+// A channel's name and configuration changed in place (PATCH /api/notification-channels/{id}
+// {name, config}). The route merges `config` into the stored one: a secret left empty is kept
+// (secrets are write-only: the form never shows them), a topic can be minted anew. Each field the
+// route's 400 names is said under its input; nothing is saved then.
+function EditChannel({ channel, onSaved, onCancel }) {
+  const spec = CHANNEL_TYPES.find((t) => t.type === channel.channel_type);
+  const initial = () => {
+    const form = { name: channel.name || '', mint: false };
+    for (const f of spec?.fields || []) form[f.key] = f.secret ? '' : String(channel.config?.[f.key] ?? '');
+    return form;
+  };
+  const [form, setForm] = useState(initial);
+  const act = useAction();
+  const first = useRef(null);
+  useEffect(() => first.current?.focus(), []);
+  const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
+  if (!spec) return null; // a type this page does not know: nothing it could edit
+  const heading = `Change ${channel.name || `${channel.channel_type} ${channel.id}`}`;
+  const submit = (e) => {
+    e.preventDefault();
+    const config = configOf(spec, form, (f) => f.secret); // an empty secret: the stored one stays
+    act.run('save', () => api.patch(`/api/notification-channels/${channel.id}`, { name: form.name.trim(), config }),
+      (saved) => { onSaved(saved); return null; });
+  };
+  const known = ['name', 'config.mint_topic', ...spec.fields.map((f) => `config.${f.key}`)];
+  const secretHint = (f) => `${channel.secrets_set?.includes(f.key) ? 'Set, and never shown. ' : ''}Leave it empty to keep the stored one${f.generated ? '; or give another: whsec_ and the base64 of 24 to 64 random bytes (“New secret” makes one)' : ''}.`;
+  return html`<form class="card stack channel-edit" onSubmit=${submit} noValidate aria-labelledby="ch-edit-h" data-testid="channel-edit">
+    <header><h3 id="ch-edit-h" ref=${first} tabindex="-1">${heading}</h3><span class="note"><code>${channel.channel_type}</code>: its type cannot change</span></header>
+    ${spec.mint ? html`<label class="check"><input type="checkbox" checked=${form.mint} onChange=${(e) => set('mint')(e.currentTarget.checked)} />
+      Mint a new topic <span class="muted">(replaces the current one: subscribers must follow it)</span></label>` : null}
+    <div class="grid two">
+      ${shownFields(spec, form).map((f) => html`<${TextField} key=${f.key}
+        id=${`ch-edit-${f.key}`} label=${f.label} value=${form[f.key] || ''} onInput=${set(f.key)} error=${configError(act, f.key)}
+        hint=${f.secret ? secretHint(f) : f.hint} type=${f.secret ? 'password' : f.input === 'url' ? 'url' : 'text'} />`)}
+      <${TextField} id="ch-edit-name" label="Name" value=${form.name} onInput=${set('name')} error=${act.fields.name} maxlength="200" />
+    </div>
+    <${StrayError} error=${act.error} known=${known} />
+    <div class="row"><button type="submit" class="primary" disabled=${!!act.busy}>${act.busy ? 'Saving…' : 'Save the changes'}</button>
+      <button type="button" onClick=${onCancel}>Cancel</button>
+      <span class="muted small">Saving sends nothing; send a test afterwards.</span></div>
   </form>`;
 }
 
@@ -174,8 +231,16 @@ function GlobalChannels() {
   const [asked, setAsked] = useState(null); // {what, channel}
   const [shown, setShown] = useState(null); // {channel, secret}
   const [said, setSaid] = useState(null); // {id, text, ok}
+  const [editing, setEditing] = useState(null); // the channel whose configuration is being changed
+  const [focusBack, setFocusBack] = useState(null); // the channel whose "Change" gets the focus back
   const act = useAction();
   useEffect(() => { if (list.data) setChannels(list.data); }, [list.data]);
+  useEffect(() => {
+    if (focusBack === null) return;
+    document.querySelector(`tr[data-channel-id="${focusBack}"] button.change`)?.focus();
+    setFocusBack(null);
+  }, [focusBack]);
+  const closeEdit = (id) => { setEditing(null); setFocusBack(id); };
   const replace = (c) => setChannels((l) => (l || []).map((x) => (x.id === c.id ? c : x)));
   const label = (c) => c.name || `${c.channel_type} ${c.id}`;
 
@@ -198,6 +263,7 @@ function GlobalChannels() {
       act.run(`delete-${c.id}`, () => api.del(`/api/notification-channels/${c.id}`), () => {
         setChannels((l) => l.filter((x) => x.id !== c.id));
         if (shown?.channel.id === c.id) setShown(null);
+        if (editing?.id === c.id) setEditing(null);
         setSaid({ id: c.id, text: `Deleted ${label(c)}.`, ok: true });
       });
     } else if (what === 'rotate') {
@@ -231,6 +297,8 @@ function GlobalChannels() {
             <button type="button" disabled=${!!act.busy} aria-label=${`Send a test to ${label(c)}`} onClick=${() => test(c)}>${act.busy === `test-${c.id}` ? 'Sending…' : 'Test'}</button>
             ${c.enabled ? html`<button type="button" class="danger" disabled=${!!act.busy} aria-label=${`Switch off ${label(c)}`} onClick=${() => setAsked({ what: 'off', channel: c })}>Switch off</button>`
               : html`<button type="button" disabled=${!!act.busy} aria-label=${`Switch on ${label(c)}`} onClick=${() => enable(c, true)}>Switch on</button>`}
+            <button type="button" class="change" disabled=${!!act.busy} aria-label=${`Change ${label(c)}`}
+              onClick=${() => setEditing(c)}>Change</button>
             ${c.channel_type === 'webhook' ? html`<button type="button" disabled=${!!act.busy} aria-label=${`New secret for ${label(c)}`}
               onClick=${() => setAsked({ what: 'rotate', channel: c })}>New secret</button>` : null}
             <button type="button" class="danger" disabled=${!!act.busy} aria-label=${`Delete ${label(c)}`} onClick=${() => setAsked({ what: 'delete', channel: c })}>Delete</button>
@@ -239,6 +307,8 @@ function GlobalChannels() {
       </table>`}
     <p role="status" class=${`small test-result ${said ? (said.ok ? 'ok' : 'failed') : ''}`}>${said ? html`${said.text}${said.at ? html` <span class="muted">${time(said.at)}</span>` : null}` : ''}</p>
     ${act.error ? html`<${ErrorBanner} error=${act.error} />` : null}
+    ${editing ? html`<${EditChannel} key=${editing.id} channel=${editing} onCancel=${() => closeEdit(editing.id)}
+      onSaved=${(saved) => { replace(saved); closeEdit(saved.id); setSaid({ id: saved.id, text: `Saved ${label(saved)}.`, ok: true }); }} />` : null}
     <${NewChannel} onCreated=${created} />
     <${Confirm} danger id="channel-ask" open=${!!asked} title=${ask?.title || ''} confirm=${ask?.confirm || ''} cancel="Keep it"
       onConfirm=${confirmed} onCancel=${() => setAsked(null)}><p>${ask?.text || ''}</p><//>
