@@ -333,6 +333,18 @@ export function consoleSql(statement) {
   return out.split('\n').filter(Boolean).map((line) => line.split('\t'));
 }
 
+// A control route of the sandbox (the vendors' fakes behind the vendors console, sandbox/*.hpp):
+// its JSON answer (null when empty); anything but a 2xx fails the test. A fault switched on here is
+// the fake's, seen by every file that reads it: switch it off in a `finally`.
+export async function sandboxControl(method, path, body) {
+  const res = await fetch(`${opsConsole.vendors.sandboxUrl}${path}`, {
+    method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(res.status < 300, `${method} ${path} answers ${res.status}`);
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
+}
+
 // A receiver of the test's own on 127.0.0.1 for what the console sends out (webhook channels, chat
 // webhooks, agent copies; tests/browser/run lets them reach loopback): `messages` lists each
 // request as {path, headers, body}, and each is answered `status` (200 unless the test sets it).
