@@ -1,8 +1,10 @@
 // MFA's flagged users across the parent and child Duo accounts (GET /api/mfa/users/flagged:
 // {bypass: [user], disabled: [user], accounts: [{accountId, name, users, error?}],
-// accountListError?, fetchedAt, cached}). Each account that failed is named with Duo's words; the
-// others still answer. The route keeps its answer for a minute: the page says when it was read.
-// Above them, the counts of GET /api/mfa/status ({bypass, disabled, accounts, failedAccounts}).
+// accountListError?, fetchedAt, cached}). Each account that failed is named above the lists (its
+// users are missing from them) and in the accounts table with Duo's words; the others still answer.
+// The route keeps its answer for a while (MFA_CACHE_SECONDS): the page says when it was read.
+// Above them, the counts of GET /api/mfa/status ({bypass, disabled, accounts, failedAccounts});
+// "Refresh" reads both again.
 import { html } from '../lib/html.js';
 import { dateTime, number } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -26,8 +28,7 @@ function Users({ id, title, about, users }) {
   </section>`;
 }
 
-function Counts() {
-  const status = useResource('/api/mfa/status');
+function Counts({ status }) {
   const s = status.data;
   if (!s) return html`<${VendorPending} resource=${status} vendor="Duo" label="the counts" lines=${1} />`;
   return html`<dl class="facts" data-testid="mfa-status">
@@ -38,18 +39,32 @@ function Counts() {
   </dl>`;
 }
 
+// The child accounts Duo did not answer for, named where the reader starts: the lists below lack their users.
+function FailedAccounts({ accounts }) {
+  const failed = accounts.filter((a) => a.error);
+  if (!failed.length) return null;
+  const names = failed.map((a) => a.name || a.accountId || 'the parent');
+  return html`<div class="banner warn" data-testid="failed-accounts"><div>
+    <strong>Duo did not answer for ${failed.length === 1 ? `one account: ${names[0]}` : `${failed.length} accounts: ${names.join(', ')}`}.</strong>
+    ${' '}${failed.length === 1 ? 'Its users are' : 'Their users are'} missing from the lists below; the other accounts' users are all there. Duo's words are in the accounts table.
+  </div></div>`;
+}
+
 export function SecurityMfa() {
   const flagged = useResource('/api/mfa/users/flagged');
+  const status = useResource('/api/mfa/status');
   const f = flagged.data;
+  const refresh = () => { flagged.reload(); status.reload(); };
   return html`<div class="stack security">
     <div class="page-head"><h1>MFA: flagged users</h1><span class="note">Duo users on bypass or disabled, in every account</span>
       ${f ? html`<span class="note" data-testid="mfa-fetched">read from Duo ${dateTime(f.fetchedAt)}${f.cached ? ' (kept for up to a minute)' : ''}</span>` : null}
-      <button type="button" class="link refresh" onClick=${flagged.reload}>Refresh</button></div>
-    <${Counts} />
+      <button type="button" class="link refresh" onClick=${refresh}>Refresh</button></div>
+    <${Counts} status=${status} />
     ${!f ? html`<div class="card"><${VendorPending} resource=${flagged} vendor="Duo" label="flagged users" /></div>` : html`
       ${flagged.error ? html`<${VendorError} error=${flagged.error} vendor="Duo" onRetry=${flagged.reload} />` : null}
       ${f.accountListError ? html`<div class="banner error" role="alert"><div><strong>Duo did not list the child accounts.</strong> ${f.accountListError}
         Only the parent account's users are shown.</div></div>` : null}
+      <${FailedAccounts} accounts=${f.accounts} />
       <${Users} id="bypass-h" title="Bypass" about="sign in without a second factor" users=${f.bypass} />
       <${Users} id="disabled-h" title="Disabled" about="may not sign in" users=${f.disabled} />
       <section class="card" aria-labelledby="accounts-h">
