@@ -54,7 +54,9 @@ const std::vector<Tagged> kTagged{
 };
 
 // $1 the row's id: its tags, or no row when the row does not exist. A ticket's tags are listed
-// whether or not the copy holds the ticket (its associations may be older than the window).
+// whether or not the copy holds the ticket (its associations may be older than the window). A tag
+// the PSA deleted is listed on no row, as it is gone from the catalogue (its association stays, so
+// a tag the PSA restores comes back).
 std::string list_sql(const Tagged& k) {
   const std::string who = k.console_owned ? "'added_by', a.added_by, 'added_at', a.added_at" : "'source', 'psa'";
   const std::string live = k.console_owned ? "" : " AND a.deleted_at IS NULL";
@@ -62,7 +64,8 @@ std::string list_sql(const Tagged& k) {
   return "SELECT (SELECT coalesce(json_agg(json_build_object('id', tg.id, 'label', tg.label, 'tag_group_id', "
          "tg.tag_group_id, " +
          who + ") ORDER BY lower(tg.label), tg.id), '[]'::json) FROM " + std::string(k.tags) +
-         " a JOIN tags tg ON tg.id = a.tag_id WHERE a." + std::string(k.column) + " = $1" + live + ")" + of_row;
+         " a JOIN tags tg ON tg.id = a.tag_id AND tg.deleted_at IS NULL WHERE a." + std::string(k.column) + " = $1" +
+         live + ")" + of_row;
 }
 
 // $1 row, $2 tag, $3 who: (created) when added now, no row when the row or the tag is missing.

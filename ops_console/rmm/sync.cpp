@@ -18,132 +18,86 @@ using nlohmann::json;
 
 namespace {
 
-// What the copy keeps of each list (rmm_trimmed()): PostgreSQL parses a parameter whole when it
-// is bound, and an agent of /agents/ has about 30 fields, of which the copy keeps 7.
-const std::vector<std::string> kRmmClientFields = {"id", "name", "sites"};
-const std::vector<std::string> kRmmSiteFields = {"id", "client", "name"};
-const std::vector<std::string> kRmmAgentFields = {"agent_id", "hostname", "client_name", "site_name",
-                                                  "plat",     "status",   "last_seen"};
-const std::vector<std::string> kRmmScriptFields = {"id", "name", "shell", "category", "default_timeout"};
+// What the copy keeps of each list, the only fields read (core::json::kept_items): PostgreSQL
+// parses a parameter whole when it is bound, and an agent of /agents/ has about 30 fields, of which
+// the copy keeps 7.
+const core::json::Kept kRmmClientsKept{.fields = {"id", "name", "sites"}, .nested = {"id", "client", "name"}};
+const core::json::Kept kRmmAgentsKept{
+    .fields = {"agent_id", "hostname", "client_name", "site_name", "plat", "status", "last_seen"}};
+const core::json::Kept kRmmScriptsKept{.fields = {"id", "name", "shell", "category", "default_timeout"}};
 
-// A row is written only when something it keeps changed (or it comes back from deleted): an
-// unchanged row keeps its version and its synced_at, which says when a run last changed it. The
-// counts are of the rows listed that the copy keeps, changed or not.
-
-// $1: /clients/ (each client with its sites: id, client, name), trimmed.
-constexpr std::string_view kUpsertRmmClients = R"sql(
-  WITH listed AS (
+// The whole copy in one statement ($1 /clients/ with their sites, $2 /agents/, $3 /scripts/, each
+// trimmed), so that each list is parsed once, when it is bound. A row is written only when
+// something it keeps changed or it comes back from deleted: the rows listed as they are stored are
+// left out before the upsert (a hash anti-join), so an unchanged row is neither locked nor
+// rewritten, and its synced_at says when a run last changed it. What the lists no longer hold is
+// marked deleted. The counts are of the rows listed that the copy keeps, changed or not, then of
+// the rows marked deleted. The upserts and the deletes touch different rows (listed or not), and
+// all of them see the copy as it was before the statement.
+constexpr std::string_view kRmmWriteCopy = R"sql(
+  WITH listed_clients AS (
     SELECT r.id, r.name FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, name text)
     WHERE r.id IS NOT NULL AND r.name IS NOT NULL),
   listed_sites AS (
     SELECT (site->>'id')::bigint AS id, (site->>'client')::bigint AS client_id, site->>'name' AS name
     FROM jsonb_array_elements($1::jsonb) AS client, jsonb_array_elements(coalesce(client->'sites', '[]')) AS site
     WHERE site->>'id' IS NOT NULL AND site->>'name' IS NOT NULL AND site->>'client' IS NOT NULL),
-  c AS (
-    INSERT INTO rmm_clients AS t (id, name, synced_at, deleted_at)
-    SELECT id, name, now(), NULL FROM listed
-    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, synced_at = now(), deleted_at = NULL
-    WHERE (t.name, t.deleted_at) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.deleted_at)),
-  s AS (
-    INSERT INTO rmm_sites AS t (id, client_id, name, synced_at, deleted_at)
-    SELECT id, client_id, name, now(), NULL FROM listed_sites
-    ON CONFLICT (id) DO UPDATE SET client_id = EXCLUDED.client_id, name = EXCLUDED.name, synced_at = now(),
-      deleted_at = NULL
-    WHERE (t.client_id, t.name, t.deleted_at) IS DISTINCT FROM (EXCLUDED.client_id, EXCLUDED.name, EXCLUDED.deleted_at))
-  SELECT (SELECT count(*) FROM listed), (SELECT count(*) FROM listed_sites)
-)sql";
-
-// $1: /agents/, trimmed.
-constexpr std::string_view kUpsertRmmAgents = R"sql(
-  WITH listed AS (
-    SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r(agent_id text, hostname text, client_name text, site_name text,
+  listed_agents AS (
+    SELECT r.* FROM jsonb_to_recordset($2::jsonb) AS r(agent_id text, hostname text, client_name text, site_name text,
                                                        plat text, status text, last_seen timestamptz)
     WHERE r.agent_id IS NOT NULL AND r.hostname IS NOT NULL),
+  listed_scripts AS (
+    SELECT r.* FROM jsonb_to_recordset($3::jsonb) AS r(id bigint, name text, shell text, category text,
+                                                       default_timeout integer)
+    WHERE r.id IS NOT NULL AND r.name IS NOT NULL),
+  c AS (
+    INSERT INTO rmm_clients AS t (id, name, synced_at, deleted_at)
+    SELECT l.id, l.name, now(), NULL FROM listed_clients l
+    WHERE NOT EXISTS (SELECT 1 FROM rmm_clients o WHERE o.id = l.id AND o.deleted_at IS NULL AND o.name = l.name)
+    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, synced_at = now(), deleted_at = NULL),
+  s AS (
+    INSERT INTO rmm_sites AS t (id, client_id, name, synced_at, deleted_at)
+    SELECT l.id, l.client_id, l.name, now(), NULL FROM listed_sites l
+    WHERE NOT EXISTS (SELECT 1 FROM rmm_sites o WHERE o.id = l.id AND o.deleted_at IS NULL
+                        AND (o.client_id, o.name) = (l.client_id, l.name))
+    ON CONFLICT (id) DO UPDATE SET client_id = EXCLUDED.client_id, name = EXCLUDED.name, synced_at = now(),
+      deleted_at = NULL),
   a AS (
     INSERT INTO rmm_agents AS t (agent_id, hostname, client_name, site_name, plat, status, last_seen, synced_at,
                                  deleted_at)
-    SELECT agent_id, hostname, client_name, site_name, plat, status, last_seen, now(), NULL FROM listed
+    SELECT l.agent_id, l.hostname, l.client_name, l.site_name, l.plat, l.status, l.last_seen, now(), NULL
+    FROM listed_agents l
+    WHERE NOT EXISTS (SELECT 1 FROM rmm_agents o WHERE o.agent_id = l.agent_id AND o.deleted_at IS NULL
+                        AND (o.hostname, o.client_name, o.site_name, o.plat, o.status, o.last_seen)
+                            IS NOT DISTINCT FROM (l.hostname, l.client_name, l.site_name, l.plat, l.status, l.last_seen))
     ON CONFLICT (agent_id) DO UPDATE SET hostname = EXCLUDED.hostname, client_name = EXCLUDED.client_name,
       site_name = EXCLUDED.site_name, plat = EXCLUDED.plat, status = EXCLUDED.status,
-      last_seen = EXCLUDED.last_seen, synced_at = now(), deleted_at = NULL
-    WHERE (t.hostname, t.client_name, t.site_name, t.plat, t.status, t.last_seen, t.deleted_at)
-          IS DISTINCT FROM (EXCLUDED.hostname, EXCLUDED.client_name, EXCLUDED.site_name, EXCLUDED.plat,
-                            EXCLUDED.status, EXCLUDED.last_seen, EXCLUDED.deleted_at))
-  SELECT count(*) FROM listed
-)sql";
-
-// $1: /scripts/, trimmed.
-constexpr std::string_view kUpsertRmmScripts = R"sql(
-  WITH listed AS (
-    SELECT r.* FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, name text, shell text, category text,
-                                                       default_timeout integer)
-    WHERE r.id IS NOT NULL AND r.name IS NOT NULL),
-  s AS (
+      last_seen = EXCLUDED.last_seen, synced_at = now(), deleted_at = NULL),
+  x AS (
     INSERT INTO rmm_scripts AS t (id, name, shell, category, default_timeout, synced_at, deleted_at)
-    SELECT id, name, shell, category, default_timeout, now(), NULL FROM listed
+    SELECT l.id, l.name, l.shell, l.category, l.default_timeout, now(), NULL FROM listed_scripts l
+    WHERE NOT EXISTS (SELECT 1 FROM rmm_scripts o WHERE o.id = l.id AND o.deleted_at IS NULL
+                        AND (o.name, o.shell, o.category, o.default_timeout)
+                            IS NOT DISTINCT FROM (l.name, l.shell, l.category, l.default_timeout))
     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, shell = EXCLUDED.shell, category = EXCLUDED.category,
-      default_timeout = EXCLUDED.default_timeout, synced_at = now(), deleted_at = NULL
-    WHERE (t.name, t.shell, t.category, t.default_timeout, t.deleted_at)
-          IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.shell, EXCLUDED.category, EXCLUDED.default_timeout,
-                            EXCLUDED.deleted_at))
-  SELECT count(*) FROM listed
+      default_timeout = EXCLUDED.default_timeout, synced_at = now(), deleted_at = NULL),
+  gone_clients AS (
+    UPDATE rmm_clients SET deleted_at = now()
+    WHERE deleted_at IS NULL AND id NOT IN (SELECT id FROM listed_clients) RETURNING 1),
+  gone_sites AS (
+    UPDATE rmm_sites SET deleted_at = now()
+    WHERE deleted_at IS NULL AND id NOT IN (SELECT id FROM listed_sites) RETURNING 1),
+  gone_agents AS (
+    UPDATE rmm_agents SET deleted_at = now()
+    WHERE deleted_at IS NULL AND agent_id NOT IN (SELECT agent_id FROM listed_agents) RETURNING 1),
+  gone_scripts AS (
+    UPDATE rmm_scripts SET deleted_at = now()
+    WHERE deleted_at IS NULL AND id NOT IN (SELECT id FROM listed_scripts) RETURNING 1)
+  SELECT (SELECT count(*) FROM listed_clients), (SELECT count(*) FROM listed_sites),
+         (SELECT count(*) FROM listed_agents), (SELECT count(*) FROM listed_scripts),
+         (SELECT count(*) FROM gone_clients) + (SELECT count(*) FROM gone_sites) + (SELECT count(*) FROM gone_agents)
+           + (SELECT count(*) FROM gone_scripts)
 )sql";
-
-// What the lists no longer hold, marked deleted ($1 clients, $2 agents, $3 scripts: the lists the
-// upserts above took, with their filters): an unchanged row's synced_at no longer says the run saw it.
-constexpr std::string_view kRmmSoftDelete = R"sql(
-  WITH c AS (UPDATE rmm_clients SET deleted_at = now()
-             WHERE deleted_at IS NULL AND id NOT IN (
-               SELECT r.id FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, name text)
-               WHERE r.id IS NOT NULL AND r.name IS NOT NULL)
-             RETURNING 1),
-       s AS (UPDATE rmm_sites SET deleted_at = now()
-             WHERE deleted_at IS NULL AND id NOT IN (
-               SELECT (site->>'id')::bigint
-               FROM jsonb_array_elements($1::jsonb) AS client,
-                    jsonb_array_elements(coalesce(client->'sites', '[]')) AS site
-               WHERE site->>'id' IS NOT NULL AND site->>'name' IS NOT NULL AND site->>'client' IS NOT NULL)
-             RETURNING 1),
-       a AS (UPDATE rmm_agents SET deleted_at = now()
-             WHERE deleted_at IS NULL AND agent_id NOT IN (
-               SELECT r.agent_id FROM jsonb_to_recordset($2::jsonb) AS r(agent_id text, hostname text)
-               WHERE r.agent_id IS NOT NULL AND r.hostname IS NOT NULL)
-             RETURNING 1),
-       x AS (UPDATE rmm_scripts SET deleted_at = now()
-             WHERE deleted_at IS NULL AND id NOT IN (
-               SELECT r.id FROM jsonb_to_recordset($3::jsonb) AS r(id bigint, name text)
-               WHERE r.id IS NOT NULL AND r.name IS NOT NULL)
-             RETURNING 1)
-  SELECT (SELECT count(*) FROM c) + (SELECT count(*) FROM s) + (SELECT count(*) FROM a) + (SELECT count(*) FROM x)
-)sql";
-
-// The fields of each item of `list` the copy keeps; anything that is not an object stays as it is
-// (and fails the statement, as it did untrimmed).
-json rmm_trimmed(const json& list, const std::vector<std::string>& fields) {
-  if (!list.is_array()) return list;
-  json out = json::array();
-  for (const auto& item : list) {
-    if (!item.is_object()) {
-      out.push_back(item);
-      continue;
-    }
-    json kept = json::object();
-    for (const auto& field : fields)
-      if (const auto it = item.find(field); it != item.end()) kept[field] = *it;
-    out.push_back(std::move(kept));
-  }
-  return out;
-}
-
-// A client with its sites, each site trimmed.
-json rmm_trimmed_clients(const json& clients) {
-  json out = rmm_trimmed(clients, kRmmClientFields);
-  if (out.is_array())
-    for (auto& client : out)
-      if (client.is_object() && client.contains("sites"))
-        client["sites"] = rmm_trimmed(client["sites"], kRmmSiteFields);
-  return out;
-}
 
 // Runs render as sync_history_json() (migration 0013).
 constexpr std::string_view kRmmStatus = R"sql(
@@ -193,23 +147,18 @@ awaitable<void> RmmSync::full_sync(json& counts) {
   // three lists are read side by side: three requests either way.
   std::string clients, agents, scripts;
   std::vector<std::function<awaitable<void>()>> reads;
-  reads.push_back(
-      [&]() -> awaitable<void> { clients = rmm_trimmed_clients(co_await client_->list("/clients/")).dump(); });
-  reads.push_back(
-      [&]() -> awaitable<void> { agents = rmm_trimmed(co_await client_->list("/agents/"), kRmmAgentFields).dump(); });
-  reads.push_back([&]() -> awaitable<void> {
-    scripts = rmm_trimmed(co_await client_->list("/scripts/"), kRmmScriptFields).dump();
-  });
+  reads.push_back([&]() -> awaitable<void> { clients = co_await client_->list_text("/clients/", kRmmClientsKept); });
+  reads.push_back([&]() -> awaitable<void> { agents = co_await client_->list_text("/agents/", kRmmAgentsKept); });
+  reads.push_back([&]() -> awaitable<void> { scripts = co_await client_->list_text("/scripts/", kRmmScriptsKept); });
   co_await core::async::join_all(executor_, std::move(reads));
-  // One transaction: the copy changes at once, with one commit.
-  auto tx = co_await db_.begin();
-  const auto c = co_await tx.query(kUpsertRmmClients, clients);
-  counts["clients"] = c.front().get<std::int64_t>(0);
-  counts["sites"] = c.front().get<std::int64_t>(1);
-  counts["agents"] = (co_await tx.query(kUpsertRmmAgents, agents)).front().get<std::int64_t>(0);
-  counts["scripts"] = (co_await tx.query(kUpsertRmmScripts, scripts)).front().get<std::int64_t>(0);
-  counts["deleted"] = (co_await tx.query(kRmmSoftDelete, clients, agents, scripts)).front().get<std::int64_t>(0);
-  co_await tx.commit();
+  // One statement: the copy changes at once, with one commit.
+  const auto rows = co_await db_.query(kRmmWriteCopy, clients, agents, scripts);
+  const auto& written = rows.front();
+  counts["clients"] = written.get<std::int64_t>(0);
+  counts["sites"] = written.get<std::int64_t>(1);
+  counts["agents"] = written.get<std::int64_t>(2);
+  counts["scripts"] = written.get<std::int64_t>(3);
+  counts["deleted"] = written.get<std::int64_t>(4);
 }
 
 }  // namespace ops_console::rmm

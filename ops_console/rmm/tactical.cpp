@@ -55,21 +55,33 @@ TacticalClient::TacticalClient(boost::asio::any_io_executor executor, RmmSetting
                                   .user_agent = "msp-ops-console/0.1"}),
       health_(std::move(health)) {}
 
+awaitable<core::http::OutboundResponse> TacticalClient::get(const std::string& path) {
+  core::http::OutboundResponse res;
+  try {
+    res = co_await http_.send({.method = "GET",
+                               .url = settings_.base_url + path,
+                               .headers = {{"X-API-KEY", settings_.api_key}, {"Accept", "application/json"}},
+                               .retry_status = [](int status) { return status == 429 || status >= 500; }});
+  } catch (const core::http::TransportError& e) {
+    throw RmmError("the remote-management service could not be reached (" + path + "): " + e.what());
+  }
+  if (!res.ok()) throw RmmError("the remote-management service refused " + path + ": " + rmm_reason_of(res));
+  co_return res;
+}
+
 awaitable<json> TacticalClient::list(std::string path) {
   co_return co_await health_.observe<json>("rmm", [&]() -> awaitable<json> {
-    core::http::OutboundResponse res;
-    try {
-      res = co_await http_.send({.method = "GET",
-                                 .url = settings_.base_url + path,
-                                 .headers = {{"X-API-KEY", settings_.api_key}, {"Accept", "application/json"}},
-                                 .retry_status = [](int status) { return status == 429 || status >= 500; }});
-    } catch (const core::http::TransportError& e) {
-      throw RmmError("the remote-management service could not be reached (" + path + "): " + e.what());
-    }
-    if (!res.ok()) throw RmmError("the remote-management service refused " + path + ": " + rmm_reason_of(res));
-    auto body = json::parse(res.body, nullptr, false);
+    auto body = json::parse((co_await get(path)).body, nullptr, false);
     if (!body.is_array()) throw RmmError("the remote-management service answered " + path + " without a list");
     co_return body;
+  });
+}
+
+awaitable<std::string> TacticalClient::list_text(std::string path, const core::json::Kept& kept) {
+  co_return co_await health_.observe<std::string>("rmm", [&]() -> awaitable<std::string> {
+    auto text = core::json::kept_items((co_await get(path)).body, kept);
+    if (!text) throw RmmError("the remote-management service answered " + path + " without a list");
+    co_return std::move(*text);
   });
 }
 

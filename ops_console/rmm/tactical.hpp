@@ -16,6 +16,7 @@
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
+#include "core/json/kept.hpp"
 #include "ops_console/integrations/health.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -62,6 +63,9 @@ class TacticalClient {
 
   // GET of a list (a JSON array); `path` starts with '/' and ends with '/' (a query may follow).
   boost::asio::awaitable<nlohmann::json> list(std::string path);
+  // The same, as the JSON text of what `kept` names of each item (core::json::kept_items): what a
+  // sync binds to a statement, without a DOM of the ~30 fields of each agent.
+  boost::asio::awaitable<std::string> list_text(std::string path, const core::json::Kept& kept);
   // POST /agents/<agent_id>/runscript/ with output "wait", then the exit code from the agent's
   // history (/agents/<agent_id>/history/: the newest script run of that script).
   boost::asio::awaitable<RunResult> run_script(std::string agent_id, std::int64_t script_id,
@@ -71,6 +75,9 @@ class TacticalClient {
   integrations::Health::Burst health_burst() const { return health_.burst("rmm"); }
 
  private:
+  // The GET itself: a 2xx answer, else RmmError.
+  boost::asio::awaitable<core::http::OutboundResponse> get(const std::string& path);
+
   RmmSettings settings_;
   core::http::Client http_;
   integrations::Health health_;

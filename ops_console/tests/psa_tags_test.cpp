@@ -23,6 +23,7 @@ struct TagsTest : ConsoleTest {
       INSERT INTO configuration_items (id, company_id) VALUES (9, 7);
       INSERT INTO ticket_tags (id, ticket_id, tag_id) VALUES (500, 123456, 10);  -- a ticket the copy lacks
       INSERT INTO ticket_tags (id, ticket_id, tag_id, deleted_at) VALUES (501, 123456, 20, now());
+      INSERT INTO ticket_tags (id, ticket_id, tag_id) VALUES (502, 123456, 31);  -- a tag the PSA deleted
     )sql");
   }
   json get(const std::string& path) {
@@ -69,12 +70,17 @@ TEST_F(TagsTest, CompaniesConfigurationItemsAndContactsAreTaggedHere) {
     EXPECT_EQ(call("DELETE", base + "/10", nullptr, token).status, 204u) << kind;
     EXPECT_EQ(call("DELETE", base + "/10", nullptr, token).status, 404u) << kind;
     EXPECT_EQ(ids(get(base)), std::vector<long>{20}) << kind;
+    // A tag the PSA deletes later leaves every record's list, as it leaves the catalogue.
+    sql("UPDATE tags SET deleted_at = now() WHERE id = 20");
+    EXPECT_EQ(get(base), json::array()) << kind;
+    sql("UPDATE tags SET deleted_at = NULL WHERE id = 20");
+    EXPECT_EQ(ids(get(base)), std::vector<long>{20}) << kind;  // and comes back when restored
   }
 }
 
 TEST_F(TagsTest, TicketTagsAreThePsasAndReadOnly) {
   const json tags = get("/api/tickets/123456/tags");  // listed although the copy lacks the ticket
-  ASSERT_EQ(tags.size(), 1u) << tags;                 // the deleted association is not
+  ASSERT_EQ(tags.size(), 1u) << tags;                 // the deleted association and deleted tag are not
   EXPECT_EQ(tags[0]["label"], "Printer");
   EXPECT_EQ(tags[0]["source"], "psa");
   EXPECT_EQ(get("/api/tickets/1/tags"), json::array());

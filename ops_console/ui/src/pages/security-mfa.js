@@ -57,7 +57,7 @@ export function SecurityMfa() {
   const refresh = () => { flagged.reload(); status.reload(); };
   return html`<div class="stack security">
     <div class="page-head"><h1>MFA: flagged users</h1><span class="note">Duo users on bypass or disabled, in every account</span>
-      ${f ? html`<span class="note" data-testid="mfa-fetched">read from Duo ${dateTime(f.fetchedAt)}${f.cached ? ' (kept for up to a minute)' : ''}</span>` : null}
+      ${f ? html`<span class="note" data-testid="mfa-fetched">read from Duo ${dateTime(f.fetchedAt)}${f.cached ? ' (kept by the console: Duo is read again once the answer is older than its MFA_CACHE_SECONDS setting)' : ''}</span>` : null}
       <button type="button" class="link refresh" onClick=${refresh}>Refresh</button></div>
     <${Counts} status=${status} />
     ${!f ? html`<div class="card"><${VendorPending} resource=${flagged} vendor="Duo" label="flagged users" /></div>` : html`
