@@ -1,5 +1,5 @@
 # add_service(<dir> <binary> SOURCES <file>... [TEST_LIBS <target>...]): a service's library
-# (<dir>_lib: its sources and embedded migrations), its executable (build/bin/<binary>), the
+# (<dir>_lib: its sources, embedded migrations and API descriptions), its executable (build/bin/<binary>), the
 # shared service contract run against that executable (<dir>_contract_tests:
 # <dir>/tests/service_test.cpp) and the rest of its tests in one binary (<dir>_tests: every other
 # *_test.cpp under <dir>, linked with TEST_LIBS too): a module's test beside its code, the tests
@@ -9,9 +9,10 @@
 function(add_service dir binary)
   cmake_parse_arguments(SVC "" "" "SOURCES;TEST_LIBS" ${ARGN})
   embed_migrations(${dir}_migrations ${CMAKE_CURRENT_SOURCE_DIR}/migrations)
+  embed_api_descriptions(${dir}_api_descriptions ${CMAKE_CURRENT_SOURCE_DIR})
 
   add_library(${dir}_lib STATIC ${SVC_SOURCES})
-  target_link_libraries(${dir}_lib PUBLIC core ${dir}_migrations)
+  target_link_libraries(${dir}_lib PUBLIC core ${dir}_migrations ${dir}_api_descriptions)
   target_precompile_headers(${dir}_lib REUSE_FROM core)
 
   add_executable(${binary} main.cpp)

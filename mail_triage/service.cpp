@@ -11,6 +11,7 @@
 #include "mail_triage/dbusers/console.hpp"
 
 std::span<const core::db::Migration> mail_triage_migrations();
+std::span<const std::string_view> mail_triage_api_descriptions();
 
 namespace mail_triage {
 
@@ -41,9 +42,15 @@ const core::app::ServiceDefinition& definition() {
           install_whitelist_routes(ctx);
           install_analysis_routes(ctx);
           dbusers::install_console_routes(ctx, console_settings);
+          ctx.router.get("/openapi.json", core::app::api_document_handler(definition(), ctx.router));
           ctx.router.declare_access(access_of);
         };
       },
+      .api = {.version = "1.0.0",
+              .access = documented_access(),
+              .common = {{"500", "an unexpected fault (the problem's request_id names it in the log)"},
+                         {"503", "the database did not answer in time, or is down"}},
+              .texts = mail_triage_api_descriptions()},
   };
   return def;
 }

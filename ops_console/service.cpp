@@ -29,6 +29,7 @@
 #include "ops_console/api/webhooks.hpp"
 #include "ops_console/identity/create_user.hpp"
 #include "ops_console/identity/identity.hpp"
+#include "ops_console/identity/routes.hpp"
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/mailsec/counts.hpp"
 #include "ops_console/notify/notifier.hpp"
@@ -41,6 +42,7 @@
 #include <iostream>
 
 std::span<const core::db::Migration> ops_console_migrations();
+std::span<const std::string_view> ops_console_api_descriptions();
 
 namespace ops_console {
 
@@ -322,8 +324,15 @@ const core::app::ServiceDefinition& definition() {
                                  clock, health);
               install_morning_summary(ctx, id, registry, notifier, flagged, clock, morning_settings);
               install_ui_routes(ctx, id);
+              identity::Routes(ctx.router, id)
+                  .get("/openapi.json", core::app::api_document_handler(definition(), ctx.router));
             };
       },
+      .api = {.version = "1.0.0",
+              .access = identity::documented_access(),
+              .common = {{"500", "an unexpected fault (the problem's request_id names it in the log)"},
+                         {"503", "the database did not answer in time, or is down"}},
+              .texts = ops_console_api_descriptions()},
       .commands = {{.name = "create-user",
                     .usage = "--email E --name N [--admin] [--permission resource:action]... --password-stdin",
                     .summary = "create a console user; the password is the first line of standard input",

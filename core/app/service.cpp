@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <mutex>
 
 namespace core::app {
 
@@ -175,19 +176,39 @@ std::uint16_t Service::port() const { return server_ ? server_->port() : 0; }
 db::Pool& Service::db() { return *pool_; }
 asio::any_io_executor Service::executor() { return io_.get_executor(); }
 
+nlohmann::json api_document(const ServiceDefinition& def, const http::Router& router) {
+  auto description = def.api;
+  if (description.title.empty()) description.title = def.name;
+  if (description.summary.empty()) description.summary = def.summary;
+  return openapi::document(router, description);
+}
+
+http::Handler api_document_handler(const ServiceDefinition& def, const http::Router& router) {
+  struct Built {
+    std::once_flag once;
+    std::string text;
+  };
+  auto built = std::make_shared<Built>();
+  return [&def, &router, built](http::Request&) -> asio::awaitable<http::Response> {
+    std::call_once(built->once, [&] { built->text = api_document(def, router).dump(); });
+    co_return http::Response::json_text(built->text);
+  };
+}
+
 namespace {
 
 void print_help(const ServiceDefinition& def) {
   auto reader = config::Reader::describing();
   read_common(reader, def);
   if (def.configure) def.configure(reader);
-  std::string names = "serve|migrate|routes";
+  std::string names = "serve|migrate|routes|openapi";
   for (const auto& c : def.commands) names += "|" + c.name;
   std::cout << def.name << " — " << def.summary << "\n\n"
             << "Usage: " << def.name << " [" << names << "|--help]\n"
             << "  serve     apply pending migrations, then serve HTTP (the default)\n"
             << "  migrate   apply pending migrations and exit\n"
-            << "  routes    list every route: method, path and the access it requires\n";
+            << "  routes    list every route: method, path and the access it requires\n"
+            << "  openapi   print the OpenAPI 3.1 document of every route (JSON), without a database\n";
   for (const auto& c : def.commands) std::cout << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
   std::cout << "  --help    this text\n\n"
             << "Every HTTP service answers GET /healthz (process up) and GET /readyz (database\n"
@@ -218,7 +239,7 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       return 2;
     }
   }
-  if (argc > 2 || (command != "serve" && command != "migrate" && command != "routes")) {
+  if (argc > 2 || (command != "serve" && command != "migrate" && command != "routes" && command != "openapi")) {
     std::cerr << def.name << ": unknown command '" << command << "'; see " << def.name << " --help\n";
     return 2;
   }
@@ -242,6 +263,11 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       for (const auto& r : service.router().routes())
         std::cout << std::string(http::bhttp::to_string(r.method)) << " " << r.path << " "
                   << (r.access.empty() ? "-" : r.access) << "\n";
+      return 0;
+    }
+    if (command == "openapi") {
+      service.install();
+      std::cout << api_document(def, service.router()).dump(2) << "\n";
       return 0;
     }
     service.install_signal_handlers();

@@ -1,7 +1,7 @@
 #pragma once
 // What every service binary shares: configuration, migrations, the HTTP server with the core
 // middleware, /healthz and /readyz, the database pool, signals and graceful shutdown, and the
-// command line (`serve` (default), `migrate`, `--help`).
+// command line (`serve` (default), `migrate`, `routes`, `openapi`, `--help`).
 //
 // A service main reads:
 //
@@ -19,6 +19,7 @@
 #include "core/db/migrate.hpp"
 #include "core/http/router.hpp"
 #include "core/http/server.hpp"
+#include "core/openapi/document.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -67,8 +68,17 @@ struct ServiceDefinition {
   // Reads the service's own variables (also run in describe mode for --help) and returns the
   // step that installs its routes once the pool exists.
   std::function<Setup(config::Reader&)> configure;
+  // Its API, for the OpenAPI document (`<binary> openapi`, GET /openapi.json, the tests'
+  // conformance check): the title defaults to the name, the summary to the one above.
+  openapi::Description api;
   std::vector<Command> commands;
 };
+
+// The service's OpenAPI document, once its routes are installed.
+nlohmann::json api_document(const ServiceDefinition& def, const http::Router& router);
+// GET /openapi.json: the document, built on the first request (every route is installed by then)
+// and kept; the service puts it behind its own authentication.
+http::Handler api_document_handler(const ServiceDefinition& def, const http::Router& router);
 
 // The variables every service reads.
 struct CommonSettings {

@@ -133,7 +133,7 @@ std::optional<std::int64_t> count_keyword(const json& schema, const char* name) 
 
 class Walker {
  public:
-  explicit Walker(std::size_t max_errors) : max_(std::max<std::size_t>(max_errors, 1)) {}
+  Walker(std::size_t max_errors, const json* root) : max_(std::max<std::size_t>(max_errors, 1)), root_(root) {}
 
   std::vector<std::string> take() { return std::move(errors_); }
 
@@ -149,6 +149,7 @@ class Walker {
       return;
     }
     if (!schema.is_object()) return;  // not a schema: nothing it forbids
+    if (!check_composition(schema, value, path, depth)) return;
     if (!type_matches(schema, value, path)) return;
     if (const auto e = schema.find("enum"); e != schema.end() && e->is_array()) {
       if (std::find(e->begin(), e->end(), value) == e->end()) {
@@ -178,6 +179,71 @@ class Walker {
 
  private:
   bool full() const { return errors_.size() >= max_; }
+
+  // $ref (a JSON pointer into the root document: "#/components/schemas/Problem"), allOf, anyOf
+  // and oneOf; false when the value failed one, so that the rest of the schema is not checked
+  // against a value already said to be wrong.
+  bool check_composition(const json& schema, const json& value, std::string& path, std::size_t depth) {
+    const auto before = errors_.size();
+    if (const auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
+      const json* target = resolve(ref->get_ref<const std::string&>());
+      if (!target) {
+        add(path, "the schema's $ref " + cut(ref->get_ref<const std::string&>(), kMaxKeyChars) + " names nothing");
+        return false;
+      }
+      check(*target, value, path, depth + 1);
+    }
+    if (const auto all = schema.find("allOf"); all != schema.end() && all->is_array())
+      for (const auto& sub : *all) check(sub, value, path, depth + 1);
+    if (const auto any = schema.find("anyOf"); any != schema.end() && any->is_array() && !any->empty())
+      alternatives(*any, value, path, depth, false);
+    if (const auto one = schema.find("oneOf"); one != schema.end() && one->is_array() && !one->empty())
+      alternatives(*one, value, path, depth, true);
+    return errors_.size() == before;
+  }
+
+  // anyOf (at least one alternative holds) or oneOf (exactly one): when none holds, the messages
+  // of the alternative that came closest, after a line saying so.
+  void alternatives(const json& list, const json& value, std::string& path, std::size_t depth, bool exactly_one) {
+    std::size_t holding = 0;
+    std::vector<std::string> closest;
+    std::size_t closest_distance = SIZE_MAX;
+    // An alternative of another type than the value is farther than any that only differs inside.
+    const std::string wrong_type = (path.empty() ? "/" : path) + ": must be ";
+    for (const auto& sub : list) {
+      Walker trial(max_, root_);
+      std::string at = path;
+      trial.check(sub, value, at, depth + 1);
+      auto errors = trial.take();
+      if (errors.empty()) {
+        ++holding;
+        continue;
+      }
+      const bool other_type =
+          errors.size() == 1 && errors[0].starts_with(wrong_type) && errors[0].find(", not ") != std::string::npos;
+      const std::size_t distance = errors.size() + (other_type ? max_ : 0);
+      if (distance < closest_distance) {
+        closest = std::move(errors);
+        closest_distance = distance;
+      }
+    }
+    if (holding == 0) {
+      add(path, "matches none of the " + std::to_string(list.size()) + " alternatives; the closest says:");
+      for (const auto& e : closest) add(path, "  " + e);
+    } else if (exactly_one && holding > 1) {
+      add(path, "matches " + std::to_string(holding) + " of the alternatives, where exactly one must");
+    }
+  }
+
+  const json* resolve(const std::string& ref) const {
+    if (!root_ || ref.empty() || ref[0] != '#') return nullptr;
+    try {
+      const json::json_pointer pointer(ref.substr(1));
+      return root_->contains(pointer) ? &root_->at(pointer) : nullptr;
+    } catch (const json::exception&) {
+      return nullptr;  // not a JSON pointer
+    }
+  }
 
   void add(const std::string& path, const std::string& message) {
     if (!full()) errors_.push_back((path.empty() ? "/" : path) + ": " + message);
@@ -264,13 +330,15 @@ class Walker {
   }
 
   std::size_t max_;
+  const json* root_;
   std::vector<std::string> errors_;
 };
 
 }  // namespace
 
-std::vector<std::string> schema_errors(const json& schema, const json& value, std::size_t max_errors) {
-  Walker walker(max_errors);
+std::vector<std::string> schema_errors(const json& schema, const json& value, std::size_t max_errors,
+                                       const json* root) {
+  Walker walker(max_errors, root);
   std::string path;
   walker.check(schema, value, path, 0);
   return walker.take();

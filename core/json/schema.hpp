@@ -10,8 +10,10 @@
 // `integer` also takes 2.0, as JSON Schema does), enum, const, properties, required,
 // additionalProperties (false, or a schema for the properties not in `properties`), items (one
 // schema for every item), minItems, maxItems, minLength, maxLength (in UTF-8 code points),
-// minimum, maximum. `true` and `false` are schemas too (anything; nothing). Every other keyword
-// ($ref, anyOf, pattern, format, ...) is ignored, and so is a keyword whose argument has the wrong
+// minimum, maximum, allOf, anyOf, oneOf, and $ref to a JSON pointer into `root` (the document the
+// schema is part of: "#/components/schemas/Problem" in an OpenAPI document; a $ref with no root,
+// or naming nothing, is a message). `true` and `false` are schemas too (anything; nothing). Every
+// other keyword (pattern, format, ...) is ignored, and so is a keyword whose argument has the wrong
 // type. A value of the wrong type gets only the type message, not one per keyword besides.
 //
 // Each message starts with the JSON pointer of the value it is about (RFC 6901: "~" → "~0",
@@ -30,6 +32,6 @@ namespace core::json {
 
 // The messages for everything in `value` that `schema` does not allow; empty when it is valid.
 std::vector<std::string> schema_errors(const nlohmann::json& schema, const nlohmann::json& value,
-                                       std::size_t max_errors = 10);
+                                       std::size_t max_errors = 10, const nlohmann::json* root = nullptr);
 
 }  // namespace core::json

@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -178,11 +180,13 @@ struct HttpClient::Impl {
   beast::tcp_stream stream{io};
   beast::flat_buffer buffer;
   std::string host;  // "127.0.0.1:<port>", as a browser sends it
+  std::uint16_t port = 0;
 };
 
 HttpClient::HttpClient(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
   impl_->stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   impl_->host = "127.0.0.1:" + std::to_string(port);
+  impl_->port = port;
 }
 
 HttpClient::~HttpClient() = default;
@@ -208,6 +212,63 @@ HttpResponse HttpClient::read_response() {
   return out;
 }
 
+namespace {
+
+struct Documented {
+  std::mutex mutex;
+  std::map<std::uint16_t, std::shared_ptr<const openapi::Conformance>> ports;
+};
+Documented& documented() {
+  static Documented d;
+  return d;
+}
+
+std::shared_ptr<const openapi::Conformance> document_of(std::uint16_t port) {
+  auto& d = documented();
+  std::lock_guard lock(d.mutex);
+  const auto it = d.ports.find(port);
+  return it == d.ports.end() ? nullptr : it->second;
+}
+
+// OPENAPI_RECORD: each exchange with a documented service as a JSON line.
+void record(const openapi::Conformance& document, const std::string& method, const std::string& target,
+            const std::string& request_body, const std::string& request_type, const HttpResponse& res) {
+  static const char* file = std::getenv("OPENAPI_RECORD");
+  if (!file || !*file) return;
+  static std::mutex mutex;
+  nlohmann::json line = {{"method", method},
+                         {"path", document.path_of(target)},
+                         {"target", target},
+                         {"status", res.status},
+                         {"content_type", res.header("content-type")},
+                         {"request_type", request_type},
+                         {"test", ::testing::UnitTest::GetInstance()->current_test_info()
+                                      ? std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())
+                                      : ""}};
+  line["request"] = nlohmann::json::parse(request_body, nullptr, false);
+  if (line["request"].is_discarded())
+    line["request"] = request_body.empty() ? nlohmann::json() : nlohmann::json("<text>");
+  line["response"] = nlohmann::json::parse(res.body, nullptr, false);
+  if (line["response"].is_discarded())
+    line["response"] = res.body.empty() ? nlohmann::json() : nlohmann::json("<text>");
+  std::lock_guard lock(mutex);
+  std::ofstream(file, std::ios::app) << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace
+
+void document_port(std::uint16_t port, std::shared_ptr<const openapi::Conformance> document) {
+  auto& d = documented();
+  std::lock_guard lock(d.mutex);
+  d.ports[port] = std::move(document);
+}
+
+void forget_port(std::uint16_t port) {
+  auto& d = documented();
+  std::lock_guard lock(d.mutex);
+  d.ports.erase(port);
+}
+
 HttpResponse HttpClient::request(std::string method, std::string target, std::string body,
                                  std::map<std::string, std::string> headers) {
   bhttp::request<bhttp::string_body> req{bhttp::string_to_verb(method), target, 11};
@@ -216,11 +277,23 @@ HttpResponse HttpClient::request(std::string method, std::string target, std::st
   for (const auto& [k, v] : headers) req.set(k, v);
   if (!body.empty() && req.find(bhttp::field::content_type) == req.end())
     req.set(bhttp::field::content_type, "application/json");
+  const auto document = document_of(impl_->port);
+  const std::string request_body = document ? body : std::string();
+  const std::string request_type = document && req.find(bhttp::field::content_type) != req.end()
+                                       ? std::string(req[bhttp::field::content_type])
+                                       : std::string();
   req.body() = std::move(body);
   req.prepare_payload();
   impl_->stream.expires_after(std::chrono::seconds(10));
   bhttp::write(impl_->stream, req);
-  return read_response();
+  auto res = read_response();
+  if (document) {
+    // The answer as the service's OpenAPI document says it (core/openapi/conformance.hpp).
+    for (const auto& e : document->errors(method, target, res.status, res.header("content-type"), res.body))
+      ADD_FAILURE() << "not as documented: " << e << "\n  body: " << res.body.substr(0, 600);
+    record(*document, method, target, request_body, request_type, res);
+  }
+  return res;
 }
 
 bool HttpClient::closed_by_server(std::chrono::milliseconds wait) {
@@ -246,9 +319,15 @@ RunningService::RunningService(const app::ServiceDefinition& def, const std::str
   for (auto& [k, v] : extra) env[k] = v;
   service_ = std::make_unique<app::Service>(def, std::move(env), clock ? std::move(clock) : async::Clock::steady());
   service_->start();
+  documented_port_ = service_->port();
+  document_port(documented_port_,
+                std::make_shared<const openapi::Conformance>(app::api_document(def, service_->router())));
 }
 
-RunningService::~RunningService() { service_->stop(); }
+RunningService::~RunningService() {
+  forget_port(documented_port_);
+  service_->stop();
+}
 
 IoThreads::IoThreads(int threads) : work_(std::make_unique<decltype(work_)::element_type>(io_.get_executor())) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { io_.run(); });

@@ -4,6 +4,7 @@
 // TEST_DATABASE_URL (set by scripts/test) names a superuser connection to the test cluster.
 #include "core/app/service.hpp"
 #include "core/db/migrate.hpp"
+#include "core/openapi/conformance.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -12,6 +13,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -91,6 +93,14 @@ class HttpClient {
   std::unique_ptr<Impl> impl_;
 };
 
+// What the tests hold a service's answers to: the OpenAPI document of the service on `port`
+// (core/openapi/conformance.hpp). HttpClient checks every answer from a port with a document and
+// fails the running test (ADD_FAILURE) on each mismatch; RunningService documents its own port.
+// With OPENAPI_RECORD=<file>, each exchange is also appended to the file as a JSON line, for
+// scripts/openapi-draft.
+void document_port(std::uint16_t port, std::shared_ptr<const openapi::Conformance> document);
+void forget_port(std::uint16_t port);
+
 // One request on a fresh connection.
 HttpResponse http(std::uint16_t port, std::string method, std::string target, std::string body = {},
                   std::map<std::string, std::string> headers = {});
@@ -110,6 +120,7 @@ class RunningService {
 
  private:
   std::unique_ptr<app::Service> service_;
+  std::uint16_t documented_port_ = 0;
 };
 
 // An io_context on background threads, for tests that drive coroutines directly.

@@ -26,7 +26,10 @@ bool bearer_matches(std::string_view header, const std::vector<std::string>& key
 
 namespace {
 
-bool protected_path(std::string_view path) { return path == "/api/v1" || path.starts_with("/api/v1/"); }
+// The API, and its description.
+bool protected_path(std::string_view path) {
+  return path == "/api/v1" || path.starts_with("/api/v1/") || path == "/openapi.json";
+}
 
 }  // namespace
 
@@ -51,6 +54,28 @@ core::http::Middleware bearer_auth(std::vector<std::string> keys) {
     }
     co_return co_await next(req);
   };
+}
+
+core::openapi::Access documented_access() {
+  using nlohmann::json;
+  return {.schemes = {{"apiKey",
+                       {{"type", "http"},
+                        {"scheme", "bearer"},
+                        {"description", "one of the keys in API_KEYS: Authorization: Bearer <key>"}}},
+                      {"consoleSession",
+                       {{"type", "apiKey"},
+                        {"in", "cookie"},
+                        {"name", "dbusers_session"},
+                        {"description", "the /dbusers console's session, set by POST /dbusers/login"}}}},
+          .security = [](std::string_view access) -> json {
+            if (access == "key") return json::array({{{"apiKey", json::array()}}});
+            if (access == "console") return json::array({{{"consoleSession", json::array()}}});
+            return json::array();
+          },
+          .responses = [](std::string_view access) -> json {
+            if (access == "key") return {{"401", "no bearer key, or not one of API_KEYS"}};
+            return json::object();
+          }};
 }
 
 }  // namespace mail_triage

@@ -7,6 +7,7 @@
 // logged or echoed.
 #include "core/config/config.hpp"
 #include "core/http/middleware.hpp"
+#include "core/openapi/document.hpp"
 
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ core::http::Middleware bearer_auth(std::vector<std::string> keys);
 // other /dbusers pages (the console's own session, checked by its handlers), "public" otherwise
 // (the health routes).
 std::string access_of(std::string_view path);
+
+// How those access words are documented (core/openapi/document.hpp): the API's bearer key, the
+// /dbusers console's session cookie.
+core::openapi::Access documented_access();
 
 // True when `header` is "Bearer <token>" (scheme case-insensitive) and the token is one of
 // `keys`. Every key is compared, matched or not, so timing reveals neither which nor how much.

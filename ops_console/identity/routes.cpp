@@ -53,4 +53,35 @@ void Routes::add(core::http::Verb method, std::string_view path, const Access& a
               [this, access](core::http::Handler h) { return access.guard(identity_, std::move(h)); });
 }
 
+core::openapi::Access documented_access() {
+  using nlohmann::json;
+  return {.schemes = {{"session",
+                       {{"type", "apiKey"},
+                        {"in", "cookie"},
+                        {"name", "ops_session"},
+                        {"description", "the session cookie POST /api/auth/login sets"}}},
+                      {"agentToken",
+                       {{"type", "http"},
+                        {"scheme", "bearer"},
+                        {"description", "an agent instance's token (POST /api/admin/agent-instances shows it once)"}}},
+                      {"uploadToken",
+                       {{"type", "http"},
+                        {"scheme", "bearer"},
+                        {"description", "a log-evidence upload token (POST /api/admin/upload-tokens shows it once)"}}}},
+          .security = [](std::string_view access) -> json {
+            if (access == "public") return json::array();
+            if (access == "agent") return json::array({{{"agentToken", json::array()}}});
+            return json::array({{{"session", json::array()}}});
+          },
+          .responses = [](std::string_view access) -> json {
+            if (access == "public") return json::object();
+            if (access == "agent") return {{"401", "no agent token, or not a valid one"}};
+            if (access == "kiosk") return {{"401", "not signed in, or the session has ended"}};
+            return {{"401", "not signed in, or the session has ended"},
+                    {"403", access == "auth" ? "a wall display's account, which may use the kiosk routes only"
+                                             : "the signed-in user lacks what the route requires (" +
+                                                   std::string(access) + "), or is a wall display's account"}};
+          }};
+}
+
 }  // namespace ops_console::identity

@@ -11,6 +11,7 @@
 //   routes.post("/api/auth/login", Access::open(), handler);                    // public
 //   routes.get("/api/agent/repo-commits", Access::agent(), handler);            // an agent's token
 #include "core/http/router.hpp"
+#include "core/openapi/document.hpp"
 #include "ops_console/identity/identity.hpp"
 
 #include <memory>
@@ -41,6 +42,11 @@ class Access {
   Level level_;
   std::string resource_, action_;
 };
+
+// How the access words above are documented (core/openapi/document.hpp): a session cookie for
+// every signed-in level, an agent's bearer token, nothing for a public route (one that checks a
+// signature or an upload token itself says so in its API description).
+core::openapi::Access documented_access();
 
 class Routes {
  public:
