@@ -31,6 +31,10 @@ REQUIRED_PACKAGES=(
 # playwright-core from npm, with the machine's Node.js; tests/browser/run).
 BROWSER_TEST_PACKAGES=(chromium)
 
+# scripts/package (dpkg-shlibdeps, strip) and its test (PackageTest: lintian, systemd-analyze, and
+# systemd-sysusers, which the packages' postinst runs); scripts/test installs them.
+PACKAGING_PACKAGES=(dpkg-dev binutils lintian systemd)
+
 log() { printf '==> %s\n' "$*" >&2; }
 warn() { printf '==> WARNING: %s\n' "$*" >&2; }
 die() {
