@@ -44,6 +44,7 @@ const core::app::ServiceDefinition& definition() {
           ctx.router.declare_access(access_of);
         };
       },
+      .default_metrics_address = "127.0.0.1:9463",
   };
   return def;
 }

@@ -331,6 +331,7 @@ const core::app::ServiceDefinition& definition() {
                         [](const std::vector<std::string>& args, const std::string& conninfo) {
                           return identity::create_user_command(args, conninfo, std::cin, std::cout, std::cerr);
                         }}},
+      .default_metrics_address = "127.0.0.1:9464",
   };
   return def;
 }
