@@ -30,6 +30,7 @@ const core::app::ServiceDefinition& definition() {
           ctx.pipeline.add(bearer_auth(keys));
           auto graph = pipeline::make_graph_client(ctx.executor, triage_settings);
           auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings, graph);
+          triage->count_in(ctx.metrics);
           install_process_routes(ctx, triage);
           install_purge_routes(
               ctx, std::make_shared<pipeline::Purge>(ctx.executor, ctx.db, graph, triage_settings.mailboxes));

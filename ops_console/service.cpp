@@ -31,6 +31,7 @@
 #include "ops_console/identity/identity.hpp"
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/mailsec/counts.hpp"
+#include "ops_console/metrics/queues.hpp"
 #include "ops_console/notify/notifier.hpp"
 #include "ops_console/ui/routes.hpp"
 
@@ -75,7 +76,9 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
     ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
   }
   install_sync_routes(ctx, id, registry, sync);
-  install_webhook_routes(ctx, id, std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret));
+  auto intake = std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret);
+  install_queue_metrics(ctx, [intake] { return intake->waiting(); });
+  install_webhook_routes(ctx, id, intake);
   install_phishing_routes(ctx, id, client, registry);  // without a client, only pasted headers are read
 }
 
