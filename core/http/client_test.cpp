@@ -70,6 +70,11 @@ struct ClientTest : ::testing::Test {
       co_await t.async_wait(boost::asio::use_awaitable);
       co_return Response::json({});
     });
+    router.get("/slow-briefly", [](Request&) -> awaitable<Response> {
+      boost::asio::steady_timer t(co_await boost::asio::this_coro::executor, 300ms);
+      co_await t.async_wait(boost::asio::use_awaitable);
+      co_return Response::json({});
+    });
     router.post("/echo", [this](Request& req) -> awaitable<Response> {
       ++hits;
       co_return Response::json({{"body", nlohmann::json::parse(req.body)},
@@ -98,7 +103,7 @@ TEST_F(ClientTest, CallsAreCountedByIntegrationAndOutcome) {
   EXPECT_EQ(io.run(client(counted).get(base + "/come-back-tomorrow")).status, 429);
   EXPECT_EQ(io.run(client(counted).get(base + "/down")).status, 502);
   EXPECT_EQ(io.run(client({.max_retries = 3, .integration = "client-test"}).get(base + "/flaky")).status, 200);
-  OutboundRequest slow{.url = base + "/slow", .timeout = 50ms};
+  OutboundRequest slow{.url = base + "/slow-briefly", .timeout = 50ms};
   EXPECT_THROW(io.run(client(counted).send(slow)), TransportError);
   EXPECT_THROW(io.run(client(counted).get("http://127.0.0.1:" + std::to_string(core::testing::free_port()) + "/")),
                TransportError);
