@@ -10,13 +10,15 @@ namespace core::async {
 Schedule::Schedule(boost::asio::any_io_executor executor, std::chrono::milliseconds interval, Job job, std::string name)
     : strand_(boost::asio::make_strand(executor)), interval_(interval), job_(std::move(job)), name_(std::move(name)) {
   auto& registry = metrics::process_registry();
-  auto& runs = registry.counter("job_runs_total", "Runs of a background job, by job and outcome (ok, error)",
-                                {"job", "outcome"});
+  // The label is `schedule`, not `job`: Prometheus gives every scraped series the `job` of its
+  // scrape configuration, which would rename ours to `exported_job`.
+  auto& runs = registry.counter("job_runs_total", "Runs of a background job, by schedule and outcome (ok, error)",
+                                {"schedule", "outcome"});
   runs_ok_ = &runs.with({name_, "ok"});
   runs_failed_ = &runs.with({name_, "error"});
   run_time_ = &registry
-                   .histogram("job_run_duration_seconds", "How long a background job's runs took, by job", {"job"},
-                              metrics::run_buckets())
+                   .histogram("job_run_duration_seconds", "How long a background job's runs took, by schedule",
+                              {"schedule"}, metrics::run_buckets())
                    .with({name_});
 }
 

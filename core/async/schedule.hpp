@@ -59,7 +59,7 @@ class Schedule : public std::enable_shared_from_this<Schedule> {
   Job job_;
   std::string name_;
   std::atomic<bool> stopped_ = false;
-  // job_runs_total{job, outcome} and job_run_duration_seconds{job} (metrics::process_registry()).
+  // job_runs_total{schedule, outcome} and job_run_duration_seconds{schedule} (metrics::process_registry()).
   metrics::Counter* runs_ok_;
   metrics::Counter* runs_failed_;
   metrics::Histogram* run_time_;

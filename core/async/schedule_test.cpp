@@ -157,7 +157,7 @@ TEST(Schedule, RunsAreCountedByNameAndOutcome) {
   clock->settle();
   ASSERT_EQ(runs, 3);
   const auto text = core::metrics::process_registry().expose();
-  EXPECT_NE(text.find("\njob_runs_total{job=\"metered job\",outcome=\"ok\"} 2\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("\njob_runs_total{job=\"metered job\",outcome=\"error\"} 1\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("\njob_run_duration_seconds_count{job=\"metered job\"} 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\njob_runs_total{schedule=\"metered job\",outcome=\"ok\"} 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\njob_runs_total{schedule=\"metered job\",outcome=\"error\"} 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\njob_run_duration_seconds_count{schedule=\"metered job\"} 3\n"), std::string::npos) << text;
 }
