@@ -182,7 +182,7 @@ std::uint16_t Service::start() {
                                                      [this](http::Request& req) { return scrape(req); });
     try {
       metrics_server_->start();
-    } catch (const std::system_error& e) {
+    } catch (const std::exception& e) {  // boost::system::system_error: in use, not an address of this host
       throw std::runtime_error("METRICS_ADDRESS " + common_.metrics->host + ":" +
                                std::to_string(common_.metrics->port) + ": cannot listen there: " + e.what());
     }

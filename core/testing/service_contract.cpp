@@ -133,6 +133,19 @@ TEST_P(ServiceContract, MetricsOnTheirOwnListener) {
            service_prefix + "_build_info{version=\""})
     EXPECT_TRUE(has("\n" + name)) << name << " missing from\n" << text;
 
+  // An address that cannot be bound refuses start, naming the setting.
+  auto taken = GetParam().required_env;
+  taken["METRICS_ADDRESS"] = "127.0.0.1:" + std::to_string(metrics_port);
+  try {
+    RunningService second(*GetParam().definition, database.url(), taken);
+    ADD_FAILURE() << "started on a metrics port in use";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("METRICS_ADDRESS 127.0.0.1:" + std::to_string(metrics_port) +
+                                         ": cannot listen there"),
+              std::string::npos)
+        << e.what();
+  }
+
   // The listener has one route.
   EXPECT_EQ(http(metrics_port, "GET", "/").status, 404u);
   EXPECT_EQ(http(metrics_port, "GET", "/metrics/x").status, 404u);
