@@ -31,6 +31,7 @@ const core::app::ServiceDefinition& definition() {
           ctx.pipeline.add(bearer_auth(keys));
           auto graph = pipeline::make_graph_client(ctx.executor, triage_settings);
           auto triage = std::make_shared<pipeline::Triage>(ctx.executor, ctx.db, triage_settings, graph);
+          triage->count_in(ctx.metrics);
           install_process_routes(ctx, triage);
           install_purge_routes(
               ctx, std::make_shared<pipeline::Purge>(ctx.executor, ctx.db, graph, triage_settings.mailboxes));
@@ -51,6 +52,7 @@ const core::app::ServiceDefinition& definition() {
               .common = {{"500", "an unexpected fault (the problem's request_id names it in the log)"},
                          {"503", "the database did not answer in time, or is down"}},
               .texts = mail_triage_api_descriptions()},
+      .default_metrics_address = "127.0.0.1:9463",
   };
   return def;
 }

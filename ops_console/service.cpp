@@ -32,6 +32,7 @@
 #include "ops_console/identity/routes.hpp"
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/mailsec/counts.hpp"
+#include "ops_console/metrics/queues.hpp"
 #include "ops_console/notify/notifier.hpp"
 #include "ops_console/ui/routes.hpp"
 
@@ -77,7 +78,9 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
     ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
   }
   install_sync_routes(ctx, id, registry, sync);
-  install_webhook_routes(ctx, id, std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret));
+  auto intake = std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret);
+  install_queue_metrics(ctx, [intake] { return intake->waiting(); });
+  install_webhook_routes(ctx, id, intake);
   install_phishing_routes(ctx, id, client, registry);  // without a client, only pasted headers are read
 }
 
@@ -340,6 +343,7 @@ const core::app::ServiceDefinition& definition() {
                         [](const std::vector<std::string>& args, const std::string& conninfo) {
                           return identity::create_user_command(args, conninfo, std::cin, std::cout, std::cerr);
                         }}},
+      .default_metrics_address = "127.0.0.1:9464",
   };
   return def;
 }

@@ -25,6 +25,10 @@ REQUIRED_PACKAGES=(
   clang-16 lld-16 libfuzzer-16-dev libclang-rt-16-dev
   clang-format-16 python3 jq
   curl ca-certificates git
+  # promtool, which the service contract runs on a scrape (docs/metrics.md); 96 MB, about 10 s
+  # to install. On a machine booted with systemd the package also enables a Prometheus server
+  # on :9090 (`systemctl disable --now prometheus` if unwanted).
+  prometheus
 )
 
 # Only scripts/test needs these: Debian's Chromium for the headless-browser tests (driven by

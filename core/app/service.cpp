@@ -3,6 +3,7 @@
 #include "core/db/connection.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
+#include "core/metrics/process.hpp"
 #include "core/util/secrets.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -59,6 +60,9 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
   s.migrate_on_start = env.boolean("MIGRATE_ON_START", true, "apply pending migrations when serve starts");
   s.access_log = env.boolean("ACCESS_LOG", true, "write one log line per request");
   s.log_level = env.one_of("LOG_LEVEL", "info", {"debug", "info", "warn", "error"}, "log threshold");
+  s.metrics = env.host_port("METRICS_ADDRESS", def.default_metrics_address,
+                            "where Prometheus metrics are served (GET /metrics; never on the public port), an IP "
+                            "address and a port; set it empty to turn metrics off");
   return s;
 }
 
@@ -108,22 +112,100 @@ void Service::install() {
   pipeline_.add(http::request_id());
   if (common_.access_log) pipeline_.add(http::access_log());
   pipeline_.add(http::problems());
-  Context ctx{io_.get_executor(), *pool_, router_, pipeline_, stop_hooks_, common_.db.conninfo, clock_};
+  register_metrics();
+  Context ctx{io_.get_executor(),  *pool_, router_,  pipeline_,     stop_hooks_,
+              common_.db.conninfo, clock_, metrics_, before_scrape_};
   if (setup_) setup_(ctx);
+}
+
+void Service::register_metrics() {
+  static std::once_flag process_figures;
+  std::call_once(process_figures, [] { metrics::register_process_metrics(metrics::process_registry()); });
+  metrics::register_build_info(metrics_, def_.name);
+  using metrics::Samples;
+  using metrics::Type;
+  db::Pool& pool = *pool_;
+  metrics_.callback("db_pool_max_connections", "The most connections the database pool opens (DB_POOL_SIZE)",
+                    Type::gauge, [&pool](Samples& out) { out.add({}, static_cast<double>(pool.max_size())); });
+  metrics_.callback("db_pool_open_connections", "Database connections open, idle or in use", Type::gauge,
+                    [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().open)); });
+  metrics_.callback("db_pool_in_use_connections", "Database connections taken by a statement or transaction",
+                    Type::gauge, [&pool](Samples& out) {
+                      const auto s = pool.stats();
+                      out.add({}, static_cast<double>(s.open - std::min(s.open, s.idle)));
+                    });
+  metrics_.callback("db_pool_waiting", "Callers waiting for a free database connection", Type::gauge,
+                    [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().waiting)); });
+  metrics_.callback("db_pool_acquire_duration_seconds", "Time taken to get a database connection from the pool",
+                    Type::histogram, [&pool](Samples& out) { out.add({}, pool.acquire_time()); });
+  metrics_.callback("db_pool_acquire_timeouts_total",
+                    "Callers that got no database connection within DB_ACQUIRE_TIMEOUT_MS", Type::counter,
+                    [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().acquire_timeouts)); });
+  metrics_.callback("db_statement_errors_total", "Statements that failed: the database's error, or the connection lost",
+                    Type::counter,
+                    [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().statement_errors)); });
+  metrics_.callback("db_statement_timeouts_total", "Statements cancelled at DB_QUERY_TIMEOUT_MS", Type::counter,
+                    [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().statement_timeouts)); });
+}
+
+awaitable<http::Response> Service::scrape(http::Request& req) {
+  // The listener's only route: anything else is a 404 (its pipeline is empty, so nothing throws).
+  if (req.method != http::Verb::get || req.path != "/metrics")
+    co_return http::Response::text("not found\n", http::Status::not_found);
+  for (auto& refresh : before_scrape_) {
+    try {
+      co_await refresh();
+    } catch (const std::exception& e) {
+      log::warn("a metrics refresh failed", {{"error", e.what()}});
+    }
+  }
+  co_return http::Response::text(metrics_.expose() + metrics::process_registry().expose(), http::Status::ok,
+                                 metrics::kContentType);
 }
 
 std::uint16_t Service::start() {
   if (common_.migrate_on_start) apply_with_retry(def_, common_);
   install();
 
+  // Each request is counted under the template of the route that took it (core/metrics/requests.hpp).
+  std::vector<std::string> templates;
+  for (const auto& r : router_.routes()) templates.push_back(r.path);
+  requests_ = std::make_unique<metrics::RequestMetrics>(std::move(templates));
+  requests_->register_in(metrics_);
+
+  if (common_.metrics) {
+    http::ServerOptions options;
+    options.bind_address = common_.metrics->host;
+    options.port = common_.metrics->port;
+    options.body_limit = 0;
+    options.shutdown_timeout = std::chrono::seconds(2);
+    metrics_server_ = std::make_unique<http::Server>(io_.get_executor(), options, http::Pipeline{},
+                                                     [this](http::Request& req) { return scrape(req); });
+    try {
+      metrics_server_->start();
+    } catch (const std::exception& e) {  // boost::system::system_error: in use, not an address of this host
+      throw std::runtime_error("METRICS_ADDRESS " + common_.metrics->host + ":" +
+                               std::to_string(common_.metrics->port) + ": cannot listen there: " + e.what());
+    }
+  }
+
   auto server_options = common_.server;
   server_options.body_gates = &router_;  // routes that admit their body themselves (Router::gate_body)
+  // A request answered before routing (a middleware's 401) is looked up again: only those pay twice.
+  server_options.observe = [this, requests = requests_.get()](const http::Request& req, const http::Response& res) {
+    const int route = req.route >= 0 ? req.route : router_.route_of(req);
+    requests->observe(route, req.method, static_cast<unsigned>(res.status),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - req.received_at).count());
+  };
   server_ = std::make_unique<http::Server>(io_.get_executor(), server_options, pipeline_,
                                            [this](http::Request& req) { return router_(req); });
   const auto port = server_->start();
   work_ = std::make_unique<decltype(work_)::element_type>(io_.get_executor());
   for (std::size_t i = 0; i < common_.threads; ++i) threads_.emplace_back([this] { io_.run(); });
-  log::info("listening", {{"address", common_.server.bind_address}, {"port", port}, {"threads", common_.threads}});
+  log::info("listening", {{"address", common_.server.bind_address},
+                          {"port", port},
+                          {"threads", common_.threads},
+                          {"metrics_port", metrics_port()}});
   return port;
 }
 
@@ -143,6 +225,7 @@ awaitable<http::Response> Service::readyz() {
 awaitable<void> Service::shutdown() {
   log::info("shutting down");
   co_await server_->stop();
+  if (metrics_server_) co_await metrics_server_->stop();
   for (auto& hook : stop_hooks_) hook();
   pool_->close();
   work_.reset();
@@ -173,6 +256,7 @@ void Service::install_signal_handlers() {
 }
 
 std::uint16_t Service::port() const { return server_ ? server_->port() : 0; }
+std::uint16_t Service::metrics_port() const { return metrics_server_ ? metrics_server_->port() : 0; }
 db::Pool& Service::db() { return *pool_; }
 asio::any_io_executor Service::executor() { return io_.get_executor(); }
 

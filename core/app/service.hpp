@@ -20,6 +20,8 @@
 #include "core/http/router.hpp"
 #include "core/http/server.hpp"
 #include "core/openapi/document.hpp"
+#include "core/metrics/metrics.hpp"
+#include "core/metrics/requests.hpp"
 
 #include <boost/asio/io_context.hpp>
 
@@ -46,6 +48,12 @@ struct Context {
   // What the service's schedules wait on (core/async/schedule.hpp): the steady clock, or the
   // hand-moved one a test gave the Service.
   std::shared_ptr<async::Clock> clock;
+  // The service's metrics (docs/metrics.md), scraped on METRICS_ADDRESS; what is the process's
+  // rather than the service's (job runs, upstream calls) goes to metrics::process_registry().
+  metrics::Registry& metrics;
+  // Run before each scrape, in order, each bounded in time by itself (a figure read from the
+  // database must not make the scrape hang when the database does).
+  std::vector<std::function<boost::asio::awaitable<void>()>>& before_scrape;
 };
 
 using Setup = std::function<void(Context&)>;
@@ -72,6 +80,8 @@ struct ServiceDefinition {
   // conformance check): the title defaults to the name, the summary to the one above.
   openapi::Description api;
   std::vector<Command> commands;
+  // Where the metrics listener binds by default (METRICS_ADDRESS); empty: off unless configured.
+  std::string default_metrics_address;
 };
 
 // The service's OpenAPI document, once its routes are installed.
@@ -89,6 +99,8 @@ struct CommonSettings {
   bool migrate_on_start = true;
   std::chrono::seconds startup_db_wait{30};
   std::string log_level = "info";
+  // METRICS_ADDRESS: the metrics listener's address, or none (off).
+  std::optional<config::Reader::HostPort> metrics;
 };
 CommonSettings read_common(config::Reader& env, const ServiceDefinition& def);
 
@@ -114,6 +126,8 @@ class Service {
   void install_signal_handlers();
 
   std::uint16_t port() const;
+  // The metrics listener's port; 0 when it is off.
+  std::uint16_t metrics_port() const;
   db::Pool& db();
   boost::asio::any_io_executor executor();
   const CommonSettings& settings() const { return common_; }
@@ -122,6 +136,8 @@ class Service {
  private:
   boost::asio::awaitable<void> shutdown();
   boost::asio::awaitable<http::Response> readyz();
+  boost::asio::awaitable<http::Response> scrape(http::Request& req);
+  void register_metrics();
 
   const ServiceDefinition& def_;
   CommonSettings common_;
@@ -133,6 +149,10 @@ class Service {
   http::Pipeline pipeline_;
   std::vector<std::function<void()>> stop_hooks_;
   std::unique_ptr<http::Server> server_;
+  metrics::Registry metrics_;
+  std::vector<std::function<boost::asio::awaitable<void>()>> before_scrape_;
+  std::unique_ptr<metrics::RequestMetrics> requests_;
+  std::unique_ptr<http::Server> metrics_server_;
   std::vector<std::thread> threads_;
   std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::atomic<bool> stopping_{false};

@@ -51,6 +51,12 @@ class Batcher {
                                                                                      boost::asio::use_awaitable);
   }
 
+  // How many items wait for the batch under way to end (the metrics' queue depth).
+  std::size_t waiting() const {
+    std::lock_guard lock(state_->mutex);
+    return state_->waiting.size();
+  }
+
   // How many items the largest batch so far held (benchmarks and tests read it).
   std::size_t largest_batch() const {
     std::lock_guard lock(state_->mutex);

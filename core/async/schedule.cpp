@@ -8,7 +8,19 @@
 namespace core::async {
 
 Schedule::Schedule(boost::asio::any_io_executor executor, std::chrono::milliseconds interval, Job job, std::string name)
-    : strand_(boost::asio::make_strand(executor)), interval_(interval), job_(std::move(job)), name_(std::move(name)) {}
+    : strand_(boost::asio::make_strand(executor)), interval_(interval), job_(std::move(job)), name_(std::move(name)) {
+  auto& registry = metrics::process_registry();
+  // The label is `schedule`, not `job`: Prometheus gives every scraped series the `job` of its
+  // scrape configuration, which would rename ours to `exported_job`.
+  auto& runs = registry.counter("job_runs_total", "Runs of a background job, by schedule and outcome (ok, error)",
+                                {"schedule", "outcome"});
+  runs_ok_ = &runs.with({name_, "ok"});
+  runs_failed_ = &runs.with({name_, "error"});
+  run_time_ = &registry
+                   .histogram("job_run_duration_seconds", "How long a background job's runs took, by schedule",
+                              {"schedule"}, metrics::run_buckets())
+                   .with({name_});
+}
 
 std::shared_ptr<Schedule> Schedule::start(boost::asio::any_io_executor executor, std::chrono::milliseconds interval,
                                           Job job, std::string name, std::shared_ptr<Clock> clock) {
@@ -26,11 +38,16 @@ boost::asio::awaitable<void> Schedule::loop() {
   while (!stopped_) {
     co_await timer_->wait(interval_);  // the interval, or less when woken
     if (stopped_) break;
+    const auto started = std::chrono::steady_clock::now();
+    bool failed = false;
     try {
       co_await job_();
     } catch (const std::exception& e) {  // a run already under way, the database down ...
+      failed = true;
       core::log::warn("a scheduled run did not complete", {{"schedule", name_}, {"error", e.what()}});
     }
+    (failed ? runs_failed_ : runs_ok_)->inc();
+    run_time_->observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   }
   // The job may hold its owner, which holds this schedule: let go of it, so both can end.
   job_ = nullptr;

@@ -11,7 +11,12 @@
 //
 // The waits are on `clock` (core/async/clock.hpp): a service passes its Context's, which is the
 // steady clock unless a test gave the service a hand-moved one (core/testing/manual_clock.hpp).
+//
+// Each run is counted by the schedule's name and its outcome (`ok`, or `error` when the job threw),
+// with its duration (job_runs_total, job_run_duration_seconds: docs/metrics.md); a name is a fixed
+// string of the code, so the labels stay bounded.
 #include "core/async/clock.hpp"
+#include "core/metrics/metrics.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -54,6 +59,10 @@ class Schedule : public std::enable_shared_from_this<Schedule> {
   Job job_;
   std::string name_;
   std::atomic<bool> stopped_ = false;
+  // job_runs_total{schedule, outcome} and job_run_duration_seconds{schedule} (metrics::process_registry()).
+  metrics::Counter* runs_ok_;
+  metrics::Counter* runs_failed_;
+  metrics::Histogram* run_time_;
 };
 
 }  // namespace core::async

@@ -139,3 +139,25 @@ TEST(Schedule, OnAManualClockAWakeRunsNowAndSettleWaitsForIt) {
   schedule->stop();
   clock->settle();
 }
+
+// Each run is counted by the schedule's name and outcome, with its duration (docs/metrics.md).
+TEST(Schedule, RunsAreCountedByNameAndOutcome) {
+  core::testing::IoThreads io(2);
+  auto clock = std::make_shared<core::testing::ManualClock>();
+  std::atomic<int> runs{0};
+  auto schedule = Schedule::start(
+      io.executor(), 1min,
+      [&]() -> asio::awaitable<void> {
+        if (++runs == 2) throw std::runtime_error("the second run fails");
+        co_return;
+      },
+      "metered job", clock);
+  clock->advance(3min);
+  schedule->stop();
+  clock->settle();
+  ASSERT_EQ(runs, 3);
+  const auto text = core::metrics::process_registry().expose();
+  EXPECT_NE(text.find("\njob_runs_total{schedule=\"metered job\",outcome=\"ok\"} 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\njob_runs_total{schedule=\"metered job\",outcome=\"error\"} 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\njob_run_duration_seconds_count{schedule=\"metered job\"} 3\n"), std::string::npos) << text;
+}

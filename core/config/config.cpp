@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <arpa/inet.h>
 #include <unistd.h>  // environ (a GNU extension there)
 
 namespace core::config {
@@ -112,6 +113,29 @@ std::optional<std::string> Reader::raw(std::string_view name) const {
 
 void Reader::describe(std::string_view name, std::string_view fallback, std::string_view meaning) {
   described_.push_back({std::string(name), std::string(fallback), std::string(meaning)});
+}
+
+std::optional<Reader::HostPort> Reader::host_port(std::string_view name, std::string_view fallback,
+                                                  std::string_view meaning) {
+  describe(name, fallback.empty() ? "(off)" : fallback, meaning);
+  const auto it = env_.find(name);
+  const std::string text = it == env_.end() ? std::string(fallback) : it->second;
+  if (text.empty()) return std::nullopt;
+  const auto colon = text.rfind(':');
+  std::string host = colon == std::string::npos ? std::string() : text.substr(0, colon);
+  const bool bracketed = host.size() >= 2 && host.front() == '[' && host.back() == ']';
+  if (bracketed) host = host.substr(1, host.size() - 2);
+  const auto port = colon == std::string::npos ? std::nullopt : parse_int64(std::string_view(text).substr(colon + 1));
+  unsigned char address[16];
+  const bool ip =
+      bracketed ? inet_pton(AF_INET6, host.c_str(), address) == 1 : inet_pton(AF_INET, host.c_str(), address) == 1;
+  if (!ip || !port || *port < 0 || *port > 65535) {
+    if (!describing_)
+      fail(name, "'" + text +
+                     "' is not an IP address and a port (127.0.0.1:9464, [::1]:9464); set it empty to turn this off");
+    return std::nullopt;
+  }
+  return HostPort{host, static_cast<std::uint16_t>(*port)};
 }
 
 void Reader::fail(std::string_view name, std::string_view message) {

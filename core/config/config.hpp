@@ -81,6 +81,15 @@ class Reader {
   std::string url(std::string_view name, std::string_view fallback, std::string_view meaning,
                   UrlEnd end = UrlEnd::no_slash);
 
+  // An IP address and a port, `127.0.0.1:9464` or `[::1]:9464`. Unset: `fallback` (empty for
+  // none); set to the empty string: nullopt, the listener is off. Anything else is an error naming
+  // the variable.
+  struct HostPort {
+    std::string host;  // without brackets
+    std::uint16_t port = 0;
+  };
+  std::optional<HostPort> host_port(std::string_view name, std::string_view fallback, std::string_view meaning);
+
   // Adds an error found by a cross-field check of the caller's own.
   void fail(std::string_view name, std::string_view message);
 

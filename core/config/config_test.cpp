@@ -115,3 +115,35 @@ TEST(Reader, DescribingCollectsHelpWithoutErrors) {
   EXPECT_NE(help.find("  PORT         TCP port [default: 8080]\n"), std::string::npos) << help;
   EXPECT_NE(help.find("  API_KEYS     bearer keys [default: (required)]\n"), std::string::npos) << help;
 }
+
+TEST(Reader, HostPortsAreAnAddressAndAPortOrOff) {
+  Reader r({{"V4", "127.0.0.1:9464"}, {"V6", "[::1]:0"}, {"OFF", ""}});
+  const auto v4 = r.host_port("V4", "", "v4");
+  ASSERT_TRUE(v4.has_value());
+  EXPECT_EQ(v4->host, "127.0.0.1");
+  EXPECT_EQ(v4->port, 9464);
+  const auto v6 = r.host_port("V6", "", "v6");
+  ASSERT_TRUE(v6.has_value());
+  EXPECT_EQ(v6->host, "::1");
+  EXPECT_EQ(v6->port, 0);
+  EXPECT_FALSE(r.host_port("OFF", "127.0.0.1:9463", "set empty: off").has_value());
+  const auto fallback = r.host_port("UNSET", "127.0.0.1:9463", "unset: the default");
+  ASSERT_TRUE(fallback.has_value());
+  EXPECT_EQ(fallback->port, 9463);
+  EXPECT_NO_THROW(r.finish());
+
+  const std::vector<std::string> wrong = {"9464",     "localhost:9464", "127.0.0.1", "127.0.0.1:99999",
+                                          "::1:9464", "127.0.0.1:x"};
+  for (const auto& value : wrong) {
+    Reader bad({{"METRICS_ADDRESS", value}});
+    EXPECT_FALSE(bad.host_port("METRICS_ADDRESS", "127.0.0.1:9463", "m").has_value()) << value;
+    try {
+      bad.finish();
+      ADD_FAILURE() << value << " was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("METRICS_ADDRESS: '" + value + "' is not an IP address and a port"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}

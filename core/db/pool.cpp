@@ -43,6 +43,11 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   std::unordered_set<Connection*> all;  // every open connection, idle or leased
   std::size_t open = 0;                 // includes connections being opened
   std::uint64_t acquires = 0;           // acquire() calls, ever
+  // Counted outside the mutex (the metrics, Pool::stats()).
+  std::atomic<std::uint64_t> acquire_timeouts{0};
+  std::atomic<std::uint64_t> statement_errors{0};
+  std::atomic<std::uint64_t> statement_timeouts{0};
+  metrics::Histogram acquire_time{metrics::latency_buckets()};
   bool closed = false;
 
   // Under the mutex.
@@ -183,12 +188,42 @@ void Lease::release() {
   pool_.reset();
 }
 
+namespace {
+
+// Counts a statement's failure by its kind, then lets it go on.
+template <class Shared>
+void count_statement_failure(Shared& pool, const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Timeout&) {
+    pool.statement_timeouts.fetch_add(1, std::memory_order_relaxed);
+  } catch (...) {
+    pool.statement_errors.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace
+
 awaitable<Result> Lease::execute(std::string_view sql, std::vector<Param> params) {
-  co_return co_await conn_->execute(sql, params, pool_->options.query_timeout);
+  std::exception_ptr failure;
+  try {
+    co_return co_await conn_->execute(sql, params, pool_->options.query_timeout);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  count_statement_failure(*pool_, failure);
+  std::rethrow_exception(failure);
 }
 
 awaitable<Result> Lease::execute_simple(std::string_view sql) {
-  co_return co_await conn_->execute_simple(sql, pool_->options.query_timeout);
+  std::exception_ptr failure;
+  try {
+    co_return co_await conn_->execute_simple(sql, pool_->options.query_timeout);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  count_statement_failure(*pool_, failure);
+  std::rethrow_exception(failure);
 }
 
 awaitable<void> Transaction::commit() { co_await lease_.execute_simple("COMMIT"); }
@@ -205,7 +240,15 @@ awaitable<Lease> Pool::acquire() {
     std::lock_guard lock(shared_->mutex);
     ++shared_->acquires;
   }
-  auto conn = co_await shared_->take();
+  const auto started = std::chrono::steady_clock::now();
+  std::unique_ptr<Connection> conn;
+  try {
+    conn = co_await shared_->take();
+  } catch (const Timeout&) {
+    shared_->acquire_timeouts.fetch_add(1, std::memory_order_relaxed);
+    throw;
+  }
+  shared_->acquire_time.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   co_return Lease(shared_, std::move(conn));
 }
 
@@ -237,7 +280,17 @@ void Pool::close() {
 
 Pool::Stats Pool::stats() const {
   std::lock_guard lock(shared_->mutex);
-  return {shared_->open, shared_->idle.size(), shared_->waiters.size(), shared_->acquires};
+  return {shared_->open,
+          shared_->idle.size(),
+          shared_->waiters.size(),
+          shared_->acquires,
+          shared_->acquire_timeouts.load(std::memory_order_relaxed),
+          shared_->statement_errors.load(std::memory_order_relaxed),
+          shared_->statement_timeouts.load(std::memory_order_relaxed)};
 }
+
+std::size_t Pool::max_size() const { return shared_->options.max_size; }
+
+const metrics::Histogram& Pool::acquire_time() const { return shared_->acquire_time; }
 
 }  // namespace core::db

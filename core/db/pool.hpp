@@ -16,6 +16,7 @@
 // `sweep_interval` and cancels those past `query_timeout` (so a timeout fires up to one interval
 // late); one that does not end within `cancel_grace` after the cancel has its socket severed.
 #include "core/db/connection.hpp"
+#include "core/metrics/metrics.hpp"
 
 #include <boost/asio/strand.hpp>
 
@@ -106,8 +107,14 @@ class Pool {
     std::size_t idle = 0;
     std::size_t waiting = 0;
     std::uint64_t acquires = 0;  // every statement and transaction takes one: tests read "no database work" here
+    std::uint64_t acquire_timeouts = 0;    // no connection became free within acquire_timeout
+    std::uint64_t statement_errors = 0;    // statements that failed (the server's error, a lost connection)
+    std::uint64_t statement_timeouts = 0;  // statements cancelled at query_timeout
   };
   Stats stats() const;
+  std::size_t max_size() const;
+  // How long acquire() took, in seconds (the metrics' db_pool_acquire_duration_seconds).
+  const metrics::Histogram& acquire_time() const;
 
  private:
   std::shared_ptr<Lease::Shared> shared_;

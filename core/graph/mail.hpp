@@ -45,7 +45,7 @@ struct GraphSettings {
   std::string client_secret;
   std::size_t max_concurrent = 4;  // requests in flight per mailbox
   int page_size = 50;              // $top
-  core::http::ClientOptions http;
+  core::http::ClientOptions http{.integration = "graph"};
 
   // The credentials a call needs that are unset, by name: empty when configured.
   std::vector<std::string> missing() const;

@@ -1,6 +1,7 @@
 #include "core/http/client.hpp"
 
 #include "core/http/retry_after.hpp"
+#include "core/metrics/metrics.hpp"
 #include "core/util/strings.hpp"
 
 #include <curl/curl.h>
@@ -9,6 +10,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <map>
 #include <memory>
 #include <random>
 
@@ -58,6 +60,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* out) {
 struct Attempt {
   OutboundResponse response;
   std::string transport_error;  // set when no response arrived
+  bool timed_out = false;       // ... because the attempt ran out of time
 };
 
 Attempt perform_blocking(const OutboundRequest& req, const ClientOptions& opt) {
@@ -97,6 +100,7 @@ Attempt perform_blocking(const OutboundRequest& req, const ClientOptions& opt) {
   curl_slist_free_all(pins);
   if (rc != CURLE_OK) {
     a.transport_error = curl_easy_strerror(rc);
+    a.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
     return a;
   }
   long status = 0;
@@ -137,20 +141,62 @@ nlohmann::json OutboundResponse::json() const {
   return j;
 }
 
+// The series of one integration, found once when the client is made.
+struct Client::Counted {
+  std::map<std::string, metrics::Counter*, std::less<>> by_outcome;
+  metrics::Histogram* duration = nullptr;
+};
+
+namespace {
+
+constexpr std::string_view kUpstreamOutcomes[] = {"ok", "4xx", "429", "5xx", "timeout", "error"};
+
+std::string_view upstream_outcome_of(int status) {
+  if (status == 429) return "429";
+  if (status >= 500) return "5xx";
+  if (status >= 400) return "4xx";
+  return "ok";
+}
+
+}  // namespace
+
 Client::Client(asio::any_io_executor executor, ClientOptions options)
-    : executor_(std::move(executor)), options_(std::move(options)) {}
+    : executor_(std::move(executor)), options_(std::move(options)) {
+  auto& registry = metrics::process_registry();
+  auto& calls = registry.counter("upstream_requests_total",
+                                 "Calls to external systems, retries included, by integration and outcome (ok, 4xx, "
+                                 "429, 5xx, timeout, error)",
+                                 {"integration", "outcome"});
+  auto counted = std::make_shared<Counted>();
+  for (auto outcome : kUpstreamOutcomes)
+    counted->by_outcome.emplace(std::string(outcome), &calls.with({options_.integration, std::string(outcome)}));
+  counted->duration = &registry
+                           .histogram("upstream_request_duration_seconds",
+                                      "How long calls to external systems took, retries included, by integration",
+                                      {"integration"}, metrics::latency_buckets())
+                           .with({options_.integration});
+  counted_ = std::move(counted);
+}
+
+void Client::count(std::string_view outcome, std::chrono::steady_clock::time_point started) const {
+  counted_->by_outcome.find(outcome)->second->inc();
+  counted_->duration->observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
 
 awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
   const bool retry_transport = req.retry_transport_errors.value_or(idempotent(req.method));
+  const auto started = std::chrono::steady_clock::now();
   std::vector<std::chrono::milliseconds> delays;
   for (int attempt = 0;; ++attempt) {
     Attempt a = co_await asio::co_spawn(blocking_pool(), perform(req, options_), use_awaitable);
     const bool last = attempt >= options_.max_retries;
     std::chrono::milliseconds delay{};
     if (!a.transport_error.empty()) {
-      if (last || !retry_transport)
+      if (last || !retry_transport) {
+        count(a.timed_out ? "timeout" : "error", started);
         throw TransportError(req.method + " " + req.url + " failed after " + std::to_string(attempt + 1) +
                              " attempt(s): " + a.transport_error);
+      }
       delay = backoff(options_, attempt);
     } else if (!last &&
                (req.retry_status ? req.retry_status(a.response.status) : is_retryable_status(a.response.status)) &&
@@ -159,12 +205,14 @@ awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
       if (asked && *asked > options_.max_retry_after) {
         a.response.attempts = attempt + 1;
         a.response.retry_delays = delays;
+        count(upstream_outcome_of(a.response.status), started);
         co_return a.response;  // the server asks for longer than we may wait: let the caller decide
       }
       delay = asked.value_or(backoff(options_, attempt));
     } else {
       a.response.attempts = attempt + 1;
       a.response.retry_delays = std::move(delays);
+      count(upstream_outcome_of(a.response.status), started);
       co_return a.response;
     }
     delays.push_back(delay);

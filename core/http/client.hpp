@@ -14,12 +14,16 @@
 // for (the response is returned as is). Connection failures and timeouts are retried only for
 // idempotent methods, unless the request says otherwise. Statuses are returned, never thrown:
 // only a transport failure after the last attempt throws TransportError.
+//
+// Every send() is counted once, retries included, by the client's integration and its outcome: ok
+// (below 400), 4xx, 429, 5xx, timeout or error (no answer), with its duration.
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -43,6 +47,10 @@ struct ClientOptions {
   std::chrono::milliseconds max_backoff = 10s;
   std::chrono::milliseconds max_retry_after = 60s;
   std::string user_agent = "msp-tools/0.1";
+  // The integration the client talks to ("psa", "backup", "llm"): the label of its calls in the
+  // metrics (upstream_requests_total, upstream_request_duration_seconds; docs/metrics.md). A fixed
+  // word of the code, never a URL or a host.
+  std::string integration = "other";
 };
 
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
@@ -98,8 +106,12 @@ class Client {
   const ClientOptions& options() const { return options_; }
 
  private:
+  struct Counted;
+  void count(std::string_view outcome, std::chrono::steady_clock::time_point started) const;
+
   boost::asio::any_io_executor executor_;
   ClientOptions options_;
+  std::shared_ptr<const Counted> counted_;
 };
 
 bool is_retryable_status(int status);

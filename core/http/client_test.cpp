@@ -70,6 +70,11 @@ struct ClientTest : ::testing::Test {
       co_await t.async_wait(boost::asio::use_awaitable);
       co_return Response::json({});
     });
+    router.get("/slow-briefly", [](Request&) -> awaitable<Response> {
+      boost::asio::steady_timer t(co_await boost::asio::this_coro::executor, 300ms);
+      co_await t.async_wait(boost::asio::use_awaitable);
+      co_return Response::json({});
+    });
     router.post("/echo", [this](Request& req) -> awaitable<Response> {
       ++hits;
       co_return Response::json({{"body", nlohmann::json::parse(req.body)},
@@ -90,6 +95,27 @@ struct ClientTest : ::testing::Test {
 };
 
 }  // namespace
+
+// Each send() is counted once, retries included, by the client's integration and its outcome.
+TEST_F(ClientTest, CallsAreCountedByIntegrationAndOutcome) {
+  const ClientOptions counted{.max_retries = 0, .integration = "client-test"};
+  EXPECT_EQ(io.run(client(counted).get(base + "/bad")).status, 400);
+  EXPECT_EQ(io.run(client(counted).get(base + "/come-back-tomorrow")).status, 429);
+  EXPECT_EQ(io.run(client(counted).get(base + "/down")).status, 502);
+  EXPECT_EQ(io.run(client({.max_retries = 3, .integration = "client-test"}).get(base + "/flaky")).status, 200);
+  OutboundRequest slow{.url = base + "/slow-briefly", .timeout = 50ms};
+  EXPECT_THROW(io.run(client(counted).send(slow)), TransportError);
+  EXPECT_THROW(io.run(client(counted).get("http://127.0.0.1:" + std::to_string(core::testing::free_port()) + "/")),
+               TransportError);
+  const auto text = core::metrics::process_registry().expose();
+  for (const char* outcome : {"ok", "4xx", "429", "5xx", "timeout", "error"})
+    EXPECT_NE(text.find(std::string("\nupstream_requests_total{integration=\"client-test\",outcome=\"") + outcome +
+                        "\"} 1\n"),
+              std::string::npos)
+        << outcome << " in\n"
+        << text;
+  EXPECT_NE(text.find("\nupstream_request_duration_seconds_count{integration=\"client-test\"} 6\n"), std::string::npos);
+}
 
 TEST_F(ClientTest, RetriesServerErrorsThenSucceeds) {
   const auto res = io.run(client().get(base + "/flaky"));

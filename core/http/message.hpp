@@ -48,6 +48,9 @@ struct Request {
   BodyStream* body_stream = nullptr;
   std::string request_id;
   std::string remote_address;
+  // The index in Router::routes() of the route that took the request, set by Router::resolve; -1
+  // when none did (404, 405, an early 413): the label of its request metrics (core/metrics/requests.hpp).
+  int route = -1;
   std::chrono::steady_clock::time_point received_at = std::chrono::steady_clock::now();
 
   std::string_view header(std::string_view name) const;

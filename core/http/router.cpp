@@ -16,7 +16,11 @@ struct Router::Node {
   std::unique_ptr<Node> param;  // at most one parameter child per position
   std::string param_name;
   ParamType param_type = ParamType::text;
-  std::map<Verb, Handler> handlers;
+  struct Route {
+    Handler handler;
+    int index = 0;  // in Router::routes_
+  };
+  std::map<Verb, Route> handlers;
 };
 
 Router::Router() : root_(std::make_unique<Node>()) {}
@@ -45,7 +49,8 @@ std::pair<std::string, ParamType> parse_param(std::string_view seg, std::string_
   throw std::invalid_argument("unknown parameter type '" + std::string(type) + "' in " + std::string(tmpl));
 }
 
-std::string allow_header(const std::map<Verb, Handler>& handlers) {
+template <class Routes>
+std::string allow_header(const Routes& handlers) {
   std::string allow;
   for (const auto& [verb, _] : handlers) {
     if (!allow.empty()) allow += ", ";
@@ -99,7 +104,7 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
   }
   handler = with_checked_params(std::move(typed), std::move(handler));
   if (guard) handler = guard(std::move(handler));
-  if (!node->handlers.emplace(method, std::move(handler)).second)
+  if (!node->handlers.emplace(method, Node::Route{std::move(handler), static_cast<int>(routes_.size())}).second)
     throw std::invalid_argument("route registered twice: " + std::string(tmpl));
   routes_.push_back({method, std::string(tmpl), std::move(access)});
 }
@@ -149,7 +154,27 @@ const Handler& Router::resolve(Request& req) const {
         .with_header(bhttp::field::allow, allow_header(node->handlers));
 
   for (auto& [owner, value] : params) req.params[owner->param_name] = std::move(value);
-  return it->second;
+  req.route = it->second.index;
+  return it->second.handler;
+}
+
+int Router::route_of(const Request& req) const {
+  const Node* node = root_.get();
+  if (req.path.empty() || req.path.front() != '/') return -1;
+  for (auto raw : segments_of(req.path)) {
+    auto seg = url_decode(raw, false);
+    if (!seg) return -1;
+    if (auto it = node->literals.find(*seg); it != node->literals.end()) {
+      node = it->second.get();
+    } else if (node->param && !seg->empty()) {
+      node = node->param.get();
+    } else {
+      return -1;
+    }
+  }
+  auto it = node->handlers.find(req.method);
+  if (it == node->handlers.end() && req.method == Verb::head) it = node->handlers.find(Verb::get);
+  return it == node->handlers.end() ? -1 : it->second.index;
 }
 
 boost::asio::awaitable<Response> Router::operator()(Request& req) const {

@@ -82,6 +82,10 @@ class Router {
   // percent-escape, 404, 405). Typed parameters are checked by the handler it returns.
   const Handler& resolve(Request& req) const;
 
+  // The index in routes() of the route that would take the request, or -1: what resolve() records
+  // in Request::route, for a request answered before routing (a middleware's 401). Never throws.
+  int route_of(const Request& req) const;
+
   // Dispatches: resolve, then call. Answers HEAD with the GET response minus its body.
   boost::asio::awaitable<Response> operator()(Request& req) const;
 

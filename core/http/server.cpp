@@ -253,6 +253,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
       res = co_await handle(req);
     }
     if (stopping_) keep_alive = false;
+    if (options_.observe) options_.observe(req, res);
 
     bhttp::response<bhttp::string_body> out{res.status, parser.get().version()};
     for (const auto& field : res.headers)

@@ -36,6 +36,9 @@ struct ServerOptions {
   std::chrono::milliseconds shutdown_timeout{20'000};
   // The routes that admit their body themselves (Router::gate_body), or nullptr.
   const class Router* body_gates = nullptr;
+  // Told of every answer before it is written (the request metrics, core/metrics/requests.hpp); it
+  // runs on the connection's strand for every request, so it must be cheap and must not throw.
+  std::function<void(const Request&, const Response&)> observe;
 };
 
 class Server {

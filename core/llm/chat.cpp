@@ -63,7 +63,7 @@ LlmSettings read_llm_settings(core::config::Reader& env) {
 
 ChatClient::ChatClient(boost::asio::any_io_executor executor, LlmSettings settings, core::http::Outcome outcome)
     : settings_(std::move(settings)),
-      http_(std::move(executor), core::http::ClientOptions{.total_timeout = settings_.timeout}),
+      http_(std::move(executor), core::http::ClientOptions{.total_timeout = settings_.timeout, .integration = "llm"}),
       outcome_(std::move(outcome)) {}
 
 // One logical call, whatever its rounds (json_schema refused, then json_object): one outcome.

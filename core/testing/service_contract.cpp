@@ -2,16 +2,23 @@
 
 #include <libpq-fe.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
+#include <fstream>
 #include <thread>
 
 namespace core::testing {
 namespace {
 
 std::map<std::string, std::string> child_env(const ServiceUnderTest& s, const std::string& database_url) {
-  std::map<std::string, std::string> env{
-      {"DATABASE_URL", database_url}, {"PORT", "0"}, {"LOG_LEVEL", "info"}, {"DB_STARTUP_WAIT_SECONDS", "0"}};
+  std::map<std::string, std::string> env{{"DATABASE_URL", database_url},
+                                         {"PORT", "0"},
+                                         {"LOG_LEVEL", "info"},
+                                         {"DB_STARTUP_WAIT_SECONDS", "0"},
+                                         {"METRICS_ADDRESS", "127.0.0.1:0"}};
   for (const auto& [k, v] : s.required_env) env[k] = v;
   return env;
 }
@@ -88,12 +95,84 @@ TEST_P(ServiceContract, ErrorsAreProblemDocuments) {
   EXPECT_EQ(wrong.json()["status"], 405);
 }
 
+// Metrics are served on their own listener only (docs/metrics.md): requests counted under their
+// route template and status class, never a raw path; the scrape passes `promtool check metrics`.
+TEST_P(ServiceContract, MetricsOnTheirOwnListener) {
+  TestDatabase database(GetParam().definition->migrations);
+  RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);
+  const auto metrics_port = svc.service().metrics_port();
+  ASSERT_NE(metrics_port, 0);
+  ASSERT_NE(metrics_port, svc.port());
+
+  EXPECT_EQ(svc.get("/healthz").status, 200u);
+  EXPECT_EQ(svc.get("/healthz").status, 200u);
+  EXPECT_EQ(svc.get("/no-such-page/zqx").status, 404u);
+  EXPECT_EQ(svc.get(GetParam().unauthorized_target).status, 401u);
+  EXPECT_EQ(svc.get("/metrics").status, 404u);  // never on the public port
+
+  const auto scrape = http(metrics_port, "GET", "/metrics");
+  ASSERT_EQ(scrape.status, 200u);
+  EXPECT_TRUE(scrape.header("content-type").starts_with("text/plain; version=0.0.4")) << scrape.header("content-type");
+  const std::string& text = scrape.body;
+  const auto has = [&text](const std::string& line) { return text.find(line) != std::string::npos; };
+  EXPECT_TRUE(has("\nhttp_requests_total{method=\"GET\",route=\"/healthz\",status=\"2xx\"} 2\n")) << text;
+  EXPECT_TRUE(has("\nhttp_requests_total{method=\"GET\",route=\"unmatched\",status=\"4xx\"} 2\n")) << text;
+  EXPECT_TRUE(
+      has("\nhttp_requests_total{method=\"GET\",route=\"" + GetParam().unauthorized_route + "\",status=\"4xx\"} 1\n"))
+      << text;
+  EXPECT_TRUE(has("\nhttp_request_duration_seconds_count{method=\"GET\",route=\"/healthz\"} 2\n")) << text;
+  // No raw path or id is a label.
+  for (const std::string raw : {"no-such-page", "zqx", GetParam().unauthorized_target.c_str()})
+    EXPECT_FALSE(has(raw)) << raw << " in\n" << text;
+  std::string service_prefix = GetParam().definition->name;
+  std::replace(service_prefix.begin(), service_prefix.end(), '-', '_');
+  for (const auto& name : std::vector<std::string>{
+           "db_pool_max_connections 4\n", "db_pool_in_use_connections ", "db_pool_acquire_duration_seconds_count ",
+           "db_statement_errors_total ", "db_statement_timeouts_total ", "process_resident_memory_bytes ",
+           "process_cpu_seconds_total ", "process_open_fds ", "process_max_fds ", "process_start_time_seconds ",
+           service_prefix + "_build_info{version=\""})
+    EXPECT_TRUE(has("\n" + name)) << name << " missing from\n" << text;
+
+  // An address that cannot be bound refuses start, naming the setting.
+  auto taken = GetParam().required_env;
+  taken["METRICS_ADDRESS"] = "127.0.0.1:" + std::to_string(metrics_port);
+  try {
+    RunningService second(*GetParam().definition, database.url(), taken);
+    ADD_FAILURE() << "started on a metrics port in use";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("METRICS_ADDRESS 127.0.0.1:" + std::to_string(metrics_port) +
+                                         ": cannot listen there"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // The listener has one route.
+  EXPECT_EQ(http(metrics_port, "GET", "/").status, 404u);
+  EXPECT_EQ(http(metrics_port, "GET", "/metrics/x").status, 404u);
+  EXPECT_EQ(http(metrics_port, "POST", "/metrics").status, 404u);
+  EXPECT_EQ(http(metrics_port, "GET", "/healthz").status, 404u);
+
+  // Debian's promtool (the prometheus package, scripts/lib.sh) finds nothing to say.
+  const std::string promtool = "/usr/bin/promtool";
+  ASSERT_EQ(access(promtool.c_str(), X_OK), 0) << promtool << " is missing: install Debian's prometheus package";
+  const std::string file = ::testing::TempDir() + "scrape-" + std::to_string(::getpid()) + ".txt";
+  {
+    std::ofstream out(file);
+    out << text;
+  }
+  int status = -1;
+  const std::string said = command_output(promtool + " check metrics < " + file + " 2>&1", status);
+  std::remove(file.c_str());
+  EXPECT_EQ(status, 0) << said;
+  EXPECT_EQ(said, "") << said;
+}
+
 TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
   int status = -1;
   const std::string text = command_output(GetParam().binary + " --help", status);
   EXPECT_EQ(status, 0);
   for (const char* word : {"serve", "migrate", "routes", "DATABASE_URL", "BIND_ADDRESS", "PORT", "HTTP_MAX_BODY_BYTES",
-                           "SHUTDOWN_TIMEOUT_SECONDS", "DB_POOL_SIZE", "/readyz"})
+                           "SHUTDOWN_TIMEOUT_SECONDS", "DB_POOL_SIZE", "/readyz", "METRICS_ADDRESS"})
     EXPECT_NE(text.find(word), std::string::npos) << word << " missing from --help:\n" << text;
 }
 
@@ -126,8 +205,12 @@ TEST_P(ServiceContract, InvalidConfigurationStopsStartup) {
   auto env = child_env(GetParam(), "postgresql://127.0.0.1:1/x");
   env["PORT"] = "eighty";
   env["HTTP_THREADS"] = "0";
+  env["METRICS_ADDRESS"] = "localhost:9464";
   Process p(GetParam().binary, {}, env);
   EXPECT_EQ(p.wait_exit(), 2);
+  EXPECT_NE(p.stderr_text().find("METRICS_ADDRESS: 'localhost:9464' is not an IP address and a port"),
+            std::string::npos)
+      << p.stderr_text();
   EXPECT_NE(p.stderr_text().find("PORT: 'eighty' is not a whole number"), std::string::npos) << p.stderr_text();
   EXPECT_NE(p.stderr_text().find("HTTP_THREADS: 0 is outside 1..256"), std::string::npos) << p.stderr_text();
 

@@ -314,8 +314,13 @@ HttpResponse http(std::uint16_t port, std::string method, std::string target, st
 
 RunningService::RunningService(const app::ServiceDefinition& def, const std::string& database_url,
                                config::Environment extra, std::shared_ptr<async::Clock> clock) {
-  config::Environment env = {{"DATABASE_URL", database_url}, {"PORT", "0"},           {"HTTP_THREADS", "2"},
-                             {"LOG_LEVEL", "warn"},          {"ACCESS_LOG", "false"}, {"DB_POOL_SIZE", "4"}};
+  config::Environment env = {{"DATABASE_URL", database_url},
+                             {"PORT", "0"},
+                             {"HTTP_THREADS", "2"},
+                             {"LOG_LEVEL", "warn"},
+                             {"ACCESS_LOG", "false"},
+                             {"DB_POOL_SIZE", "4"},
+                             {"METRICS_ADDRESS", "127.0.0.1:0"}};
   for (auto& [k, v] : extra) env[k] = v;
   service_ = std::make_unique<app::Service>(def, std::move(env), clock ? std::move(clock) : async::Clock::steady());
   service_->start();

@@ -125,9 +125,60 @@ Triage::Triage(boost::asio::any_io_executor executor, core::db::Pool& db, Triage
   classifier_ = make_classifier(executor, settings_);
 }
 
+struct Triage::Counters {
+  explicit Counters(core::metrics::Registry& r) {
+    auto& runs = r.counter("mail_triage_processing_runs_total",
+                           "Processing runs, by outcome (ok, mailbox_errors, busy, error)", {"outcome"});
+    run_ok = &runs.with({"ok"});
+    run_mailbox_errors = &runs.with({"mailbox_errors"});
+    run_busy = &runs.with({"busy"});
+    run_error = &runs.with({"error"});
+    run_time = &r.histogram("mail_triage_processing_run_duration_seconds", "How long processing runs took", {},
+                            core::metrics::run_buckets())
+                    .get();
+    auto& messages =
+        r.counter("mail_triage_messages_total",
+                  "Messages a processing run handled, by outcome (completed, skipped, failed)", {"outcome"});
+    completed = &messages.with({"completed"});
+    skipped = &messages.with({"skipped"});
+    failed = &messages.with({"failed"});
+  }
+  core::metrics::Counter* run_ok;
+  core::metrics::Counter* run_mailbox_errors;
+  core::metrics::Counter* run_busy;
+  core::metrics::Counter* run_error;
+  core::metrics::Histogram* run_time;
+  core::metrics::Counter* completed;
+  core::metrics::Counter* skipped;
+  core::metrics::Counter* failed;
+};
+
 Triage::~Triage() = default;
 
+void Triage::count_in(core::metrics::Registry& registry) { counters_ = std::make_unique<Counters>(registry); }
+
 awaitable<RunResult> Triage::run() {
+  if (!counters_ || !graph_) co_return co_await run_once();  // unconfigured: the 503, not a run
+  const auto started = std::chrono::steady_clock::now();
+  core::metrics::Counter* outcome = counters_->run_error;
+  std::exception_ptr failure;
+  RunResult result;
+  try {
+    result = co_await run_once();
+    outcome = result.mailbox_errors.empty() ? counters_->run_ok : counters_->run_mailbox_errors;
+  } catch (const Problem& p) {
+    if (p.status() == core::http::Status::conflict) outcome = counters_->run_busy;
+    failure = std::current_exception();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  outcome->inc();
+  counters_->run_time->observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  if (failure) std::rethrow_exception(failure);
+  co_return result;
+}
+
+awaitable<RunResult> Triage::run_once() {
   if (!graph_)
     throw Problem::unavailable(
         "the mail platform is not configured: set GRAPH_TENANT_ID, GRAPH_CLIENT_ID, "
@@ -195,6 +246,7 @@ awaitable<bool> Triage::process(const std::string& mailbox, const core::graph::M
     sender_type = std::string(sender.front().text(0));
     if (*sender_type == "whitelist") {
       co_await db_.query(kSkipped, id, *sender_type, settings_.dry_run);
+      if (counters_) counters_->skipped->inc();
       co_return true;
     }
     std::optional<classifier::SenderHints> hints;
@@ -217,6 +269,7 @@ awaitable<bool> Triage::process(const std::string& mailbox, const core::graph::M
     if (!settings_.dry_run) co_await act(action, mailbox, message.id);
     co_await db_.query(kCompleted, id, *sender_type, c.label, c.confidence, c.reasoning, action, c.model,
                        c.prompt_tokens, c.completion_tokens, settings_.dry_run);
+    if (counters_) counters_->completed->inc();
     co_return true;
   } catch (const classifier::ClassifierError& e) {
     error = core::secrets::quote(e.what());  // the model's or the platform's words, stored: masked, bounded
@@ -225,6 +278,7 @@ awaitable<bool> Triage::process(const std::string& mailbox, const core::graph::M
   }
   // The database is not in the catch list: a write that fails there ends the run with its error.
   co_await db_.query(kFailed, id, error, sender_type);
+  if (counters_) counters_->failed->inc();
   core::log::warn("message failed", {{"mailbox", mailbox}, {"entry_id", id}, {"error", error}});
   co_return true;
 }

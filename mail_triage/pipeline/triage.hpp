@@ -19,6 +19,7 @@
 #include "core/db/pool.hpp"
 #include "core/graph/mail.hpp"
 #include "core/llm/chat.hpp"
+#include "core/metrics/metrics.hpp"
 #include "mail_triage/classifier/classifier.hpp"
 
 #include <memory>
@@ -70,7 +71,16 @@ class Triage : public std::enable_shared_from_this<Triage> {
 
   const TriageSettings& settings() const { return settings_; }
 
+  // Counts runs and messages in `registry` from now on (docs/metrics.md):
+  // mail_triage_processing_runs_total{outcome}: ok, mailbox_errors (a mailbox could not be read),
+  // busy (another run held the lock: 409), error (the run failed, the database say);
+  // mail_triage_processing_run_duration_seconds; mail_triage_messages_total{outcome}: completed,
+  // skipped (whitelisted sender), failed (the model or the mail platform failed on it).
+  void count_in(core::metrics::Registry& registry);
+
  private:
+  struct Counters;
+  boost::asio::awaitable<RunResult> run_once();
   boost::asio::awaitable<void> run_mailbox(const std::string& mailbox, const std::string& run_id, RunResult& result);
   boost::asio::awaitable<bool> process(const std::string& mailbox, const core::graph::MailMessage& message,
                                        const std::string& run_id);
@@ -84,6 +94,7 @@ class Triage : public std::enable_shared_from_this<Triage> {
   core::async::Semaphore slots_;
   std::mutex results_mutex_;  // RunResult is filled by tasks on several threads
   std::shared_ptr<core::async::Schedule> schedule_;
+  std::unique_ptr<Counters> counters_;  // null: not counted
 };
 
 }  // namespace mail_triage::pipeline

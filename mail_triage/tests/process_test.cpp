@@ -13,6 +13,12 @@ using mail_triage::testing::kMailbox;
 using nlohmann::json;
 using ProcessTest = mail_triage::testing::SandboxTest;
 
+// Whether the service's metrics (docs/metrics.md) hold `line`.
+bool metrics_hold(core::testing::RunningService& svc, const std::string& line) {
+  const auto scrape = core::testing::http(svc.service().metrics_port(), "GET", "/metrics");
+  return scrape.body.find("\n" + line + "\n") != std::string::npos;
+}
+
 }  // namespace
 
 TEST_F(ProcessTest, LogsEveryUnreadMessageOnceWithItsSenderTypeAndActsOnIt) {
@@ -66,6 +72,13 @@ TEST_F(ProcessTest, LogsEveryUnreadMessageOnceWithItsSenderTypeAndActsOnIt) {
   EXPECT_EQ(again.json(), json({{"processed", 0}}));
   EXPECT_EQ(fakes.model().request_count(), 4);
   EXPECT_EQ(sql("SELECT count(*) FROM email_log"), "5");
+
+  // the runs and their messages, by outcome
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_processing_runs_total{outcome=\"ok\"} 2"));
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_processing_run_duration_seconds_count 2"));
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_messages_total{outcome=\"completed\"} 4"));
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_messages_total{outcome=\"skipped\"} 1"));
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_messages_total{outcome=\"failed\"} 0"));
 }
 
 TEST_F(ProcessTest, ModelErrorsAreFailedEntriesThatTheNextRunRetries) {
@@ -78,6 +91,7 @@ TEST_F(ProcessTest, ModelErrorsAreFailedEntriesThatTheNextRunRetries) {
   ASSERT_EQ(first.status, 200u) << first.body;
   EXPECT_EQ(first.json()["processed"], 2);
   EXPECT_EQ(sql("SELECT string_agg(status, ',') FROM email_log"), "failed,failed");
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_messages_total{outcome=\"failed\"} 2"));
   EXPECT_NE(sql("SELECT error FROM email_log WHERE message_id = '" + a + "'").find("language model answered 500"),
             std::string::npos);
 
@@ -132,6 +146,8 @@ TEST_F(ProcessTest, ConcurrentRunsGetOne409) {
   auto two = std::async(std::launch::async, [&] { return process().status; });
   const std::multiset<unsigned> statuses{one.get(), two.get()};
   EXPECT_EQ(statuses, (std::multiset<unsigned>{200u, 409u}));
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_processing_runs_total{outcome=\"busy\"} 1"));
+  EXPECT_TRUE(metrics_hold(*svc, "mail_triage_processing_runs_total{outcome=\"ok\"} 1"));
 }
 
 TEST_F(ProcessTest, AMailboxThatCannotBeReadDoesNotStopTheOthers) {

@@ -7,5 +7,8 @@ using core::testing::ServiceContract;
 using core::testing::ServiceUnderTest;
 
 INSTANTIATE_TEST_SUITE_P(MailTriage, ServiceContract,
-                         ::testing::Values(ServiceUnderTest{
-                             &mail_triage::definition(), MAIL_TRIAGE_BINARY, {{"API_KEYS", "contract-test-key"}}}));
+                         ::testing::Values(ServiceUnderTest{&mail_triage::definition(),
+                                                            MAIL_TRIAGE_BINARY,
+                                                            {{"API_KEYS", "contract-test-key"}},
+                                                            "/api/v1/log/5d0c8f4e-2a7b-4c1e-9f3a-6b8d2e1c7a90",
+                                                            "/api/v1/log/{entry_id:uuid}"}));

@@ -57,7 +57,8 @@ CloudflareAccessClient::CloudflareAccessClient(boost::asio::any_io_executor exec
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "access_gateway"}),
       health_(std::move(health)) {}
 
 awaitable<void> CloudflareAccessClient::each_page(std::string path, Page page) {

@@ -70,7 +70,8 @@ XeroClient::XeroClient(boost::asio::any_io_executor executor, AccountingSettings
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "accounting"}),
       health_(std::move(health)) {
   // The token endpoint's Authorization header carries base64(client_id:client_secret): an identity
   // service that quotes the header quotes that (the secret alone is remembered as it is read).

@@ -58,7 +58,8 @@ DattoClient::DattoClient(boost::asio::any_io_executor executor, BackupSettings s
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "backup"}),
       health_(std::move(health)) {
   core::secrets::remember_basic(settings_.public_key, settings_.secret_key);
 }

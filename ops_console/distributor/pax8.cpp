@@ -45,7 +45,8 @@ Pax8Client::Pax8Client(boost::asio::any_io_executor executor, DistributorSetting
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "distributor"}),
       health_(std::move(health)) {}
 
 awaitable<std::string> Pax8Client::token() {

@@ -51,7 +51,8 @@ SentinelOneClient::SentinelOneClient(boost::asio::any_io_executor executor, Endp
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "endpointsec"}),
       health_(std::move(health)) {}
 
 awaitable<json> SentinelOneClient::get(std::string path, std::map<std::string, std::string> query) {

@@ -89,7 +89,8 @@ AgentDispatcher::AgentDispatcher(std::string_view conninfo, boost::asio::any_io_
               core::http::ClientOptions{.connect_timeout = std::min(settings_.timeout, std::chrono::milliseconds(5000)),
                                         .total_timeout = settings_.timeout,
                                         .max_retries = 0,  // the queue retries, with its own backoff
-                                        .user_agent = "msp-ops-console/0.1"}) {}
+                                        .user_agent = "msp-ops-console/0.1",
+                                        .integration = "agent"}) {}
 
 void AgentDispatcher::wake() {
   if (schedule_) schedule_->wake();

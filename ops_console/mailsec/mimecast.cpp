@@ -79,7 +79,8 @@ MimecastClient::MimecastClient(boost::asio::any_io_executor executor, MailsecTen
       http_(std::move(executor), {.total_timeout = kTimeout,
                                   .max_retries = 3,
                                   .max_retry_after = std::chrono::seconds(10),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "mailsec"}),
       health_(std::move(health)) {}
 
 awaitable<std::string> MimecastClient::token(bool fresh) {

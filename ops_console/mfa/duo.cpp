@@ -79,7 +79,8 @@ DuoClient::DuoClient(boost::asio::any_io_executor executor, MfaSettings settings
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 3,
                                   .max_retry_after = std::chrono::seconds(30),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "mfa"}),
       health_(std::move(health)) {}
 
 std::string DuoClient::url_of(const std::optional<DuoAccount>& account) const {

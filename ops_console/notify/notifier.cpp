@@ -129,7 +129,8 @@ Notifier::Notifier(core::db::Pool& db, asio::any_io_executor executor, NotifySet
                                         .base_backoff = settings_.retry_delay,
                                         .max_backoff = settings_.retry_delay,
                                         .max_retry_after = std::chrono::seconds(30),
-                                        .user_agent = "msp-ops-console/0.1"}) {}
+                                        .user_agent = "msp-ops-console/0.1",
+                                        .integration = "notifications"}) {}
 
 awaitable<std::vector<Delivery>> Notifier::notify(std::string event_key, Message message) const {
   event_key = core::to_lower(event_key);

@@ -102,7 +102,7 @@ struct AutotaskClient::State {
   State(boost::asio::any_io_executor executor, PsaSettings s, integrations::Health h)
       : settings(std::move(s)),
         origin(origin_of(settings.base_url)),
-        http(std::move(executor), {.total_timeout = settings.timeout, .max_retries = 4}),
+        http(std::move(executor), {.total_timeout = settings.timeout, .max_retries = 4, .integration = "psa"}),
         budget(static_cast<std::size_t>(settings.requests_per_hour)),
         health(std::move(h)) {}
 

@@ -60,6 +60,9 @@ class WebhookIntake {
 
   boost::asio::awaitable<Outcome> receive(Callout callout);
 
+  // Callouts waiting for the group under way to be written (the webhook intake's queue depth).
+  std::size_t waiting() const { return patches_.waiting(); }
+
   // One callout of a group: the entity it changes, and the event as the group statement reads it.
   struct Patch {
     const Entity* entity = nullptr;

@@ -52,7 +52,8 @@ TacticalClient::TacticalClient(boost::asio::any_io_executor executor, RmmSetting
       http_(std::move(executor), {.total_timeout = settings_.timeout,
                                   .max_retries = 4,
                                   .max_retry_after = std::chrono::seconds(60),
-                                  .user_agent = "msp-ops-console/0.1"}),
+                                  .user_agent = "msp-ops-console/0.1",
+                                  .integration = "rmm"}),
       health_(std::move(health)) {}
 
 awaitable<core::http::OutboundResponse> TacticalClient::get(const std::string& path) {

@@ -254,6 +254,7 @@ TEST_F(RmmTest, AnExecutionHeldByAKilledServiceIsNeverRunAgain) {
   auto env = rmm_env();
   env["DATABASE_URL"] = database.url();
   env["PORT"] = "0";
+  env["METRICS_ADDRESS"] = "127.0.0.1:0";  // not the default port, which another run may hold
   env["DB_STARTUP_WAIT_SECONDS"] = "0";
   env["RMM_LEASE_MARGIN_SECONDS"] = "0";  // the lease ends 4 s after the claim (1 s timeout, Tactical's 3 s)
   {

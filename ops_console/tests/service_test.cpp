@@ -7,4 +7,8 @@ using core::testing::ServiceContract;
 using core::testing::ServiceUnderTest;
 
 INSTANTIATE_TEST_SUITE_P(OpsConsole, ServiceContract,
-                         ::testing::Values(ServiceUnderTest{&ops_console::definition(), OPS_CONSOLE_BINARY}));
+                         ::testing::Values(ServiceUnderTest{&ops_console::definition(),
+                                                            OPS_CONSOLE_BINARY,
+                                                            {},
+                                                            "/api/analyzer/jobs/918273",
+                                                            "/api/analyzer/jobs/{id:int}"}));
