@@ -19,9 +19,9 @@
 #include "core/db/migrate.hpp"
 #include "core/http/router.hpp"
 #include "core/http/server.hpp"
-#include "core/openapi/document.hpp"
 #include "core/metrics/metrics.hpp"
 #include "core/metrics/requests.hpp"
+#include "core/openapi/document.hpp"
 
 #include <boost/asio/io_context.hpp>
 

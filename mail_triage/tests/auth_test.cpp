@@ -58,13 +58,14 @@ TEST_F(AuthTest, EveryApiRouteWithMalformedInputIs401WithoutAKey) {
   EXPECT_GE(walked, 15);  // the spec's /api/v1/ routes: the walk saw them
 }
 
-// `mail-triage routes` says what each route needs: the key for exactly the /api/v1/ routes (the
-// middleware's rule), the console's session for /dbusers but its sign-in form.
+// `mail-triage routes` says what each route needs: the key for exactly the /api/v1/ routes and
+// their description (the middleware's rule), the console's session for /dbusers but its sign-in
+// form.
 TEST_F(AuthTest, EveryRouteDeclaresTheAccessItsChecksEnforce) {
   int keyed = 0;
   for (const auto& r : svc.service().router().routes()) {
     SCOPED_TRACE(r.path);
-    if (r.path.starts_with("/api/v1/")) {
+    if (r.path.starts_with("/api/v1/") || r.path == "/openapi.json") {
       EXPECT_EQ(r.access, "key");
       ++keyed;
     } else if (r.path == "/dbusers/login" || r.path == "/healthz" || r.path == "/readyz") {
@@ -129,4 +130,21 @@ TEST(Auth, KeysAreComparedWhole) {
   EXPECT_FALSE(mail_triage::bearer_matches("Bearer alphabet", keys));
   EXPECT_FALSE(mail_triage::bearer_matches("Bearer ", keys));
   EXPECT_FALSE(mail_triage::bearer_matches("Token alpha", keys));
+}
+
+// The API's description (issue 35): behind the key, every route an operation, with the key as
+// the security of the /api/v1/ routes.
+TEST_F(AuthTest, TheOpenApiDocumentIsServedBehindTheKey) {
+  expect_401(svc.get("/openapi.json"));
+  const auto res = svc.get("/openapi.json", kValid);
+  ASSERT_EQ(res.status, 200u) << res.body;
+  EXPECT_EQ(res.header("content-type"), "application/json");
+  const auto doc = res.json();
+  EXPECT_EQ(doc["openapi"], "3.1.0");
+  EXPECT_EQ(doc, core::app::api_document(mail_triage::definition(), svc.service().router()));
+  std::size_t operations = 0;
+  for (const auto& [path, item] : doc["paths"].items()) operations += item.size();
+  EXPECT_EQ(operations, svc.service().router().routes().size());
+  EXPECT_EQ(doc["paths"]["/api/v1/log/{entry_id}"]["get"]["security"], nlohmann::json::parse(R"([{"apiKey": []}])"));
+  EXPECT_EQ(doc["paths"]["/dbusers/login"]["post"]["security"], nlohmann::json::array());
 }

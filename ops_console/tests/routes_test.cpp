@@ -234,3 +234,23 @@ TEST_F(RoutesTest, TheReadmeTablesListEveryRouteWithItsAccess) {
   for (const auto& [key, access] : documented)
     EXPECT_TRUE(registered.contains(key)) << key << " is in the README but not a route";
 }
+
+// The console's description (issue 35): for a signed-in user, every route an operation whose
+// security follows its declared access.
+TEST_F(RoutesTest, TheOpenApiDocumentIsServedToASignedInUser) {
+  add_user("reader@msp.example", kPassword);
+  start();
+  EXPECT_EQ(call("GET", "/openapi.json").status, 401u);
+  const auto res = call("GET", "/openapi.json", nullptr, sign_in("reader@msp.example", kPassword));
+  ASSERT_EQ(res.status, 200u) << res.body;
+  const auto doc = res.json();
+  EXPECT_EQ(doc, core::app::api_document(ops_console::definition(), svc->service().router()));
+  std::size_t operations = 0;
+  for (const auto& [path, item] : doc["paths"].items()) operations += item.size();
+  EXPECT_EQ(operations, routes().size());
+  const auto security = [&](const char* path, const char* method) { return doc["paths"][path][method]["security"]; };
+  EXPECT_EQ(security("/api/auth/me", "get"), json::parse(R"([{"session": []}])"));
+  EXPECT_EQ(security("/api/agent/repo-commits", "get"), json::parse(R"([{"agentToken": []}])"));
+  EXPECT_EQ(security("/api/auth/login", "post"), json::array());
+  EXPECT_TRUE(doc["paths"]["/api/admin/company-scope"]["get"]["responses"].contains("403"));
+}
