@@ -230,11 +230,13 @@ std::shared_ptr<const openapi::Conformance> document_of(std::uint16_t port) {
   return it == d.ports.end() ? nullptr : it->second;
 }
 
-// OPENAPI_RECORD: each exchange with a documented service as a JSON line.
+// OPENAPI_RECORD=<directory>: each exchange with a documented service as a JSON line, in a file
+// of this process's own (ctest runs suites side by side).
 void record(const openapi::Conformance& document, const std::string& method, const std::string& target,
             const std::string& request_body, const std::string& request_type, const HttpResponse& res) {
-  static const char* file = std::getenv("OPENAPI_RECORD");
-  if (!file || !*file) return;
+  static const char* directory = std::getenv("OPENAPI_RECORD");
+  if (!directory || !*directory) return;
+  static const std::string file = std::string(directory) + "/" + std::to_string(::getpid()) + ".jsonl";
   static std::mutex mutex;
   nlohmann::json line = {{"method", method},
                          {"path", document.path_of(target)},

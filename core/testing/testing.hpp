@@ -96,8 +96,8 @@ class HttpClient {
 // What the tests hold a service's answers to: the OpenAPI document of the service on `port`
 // (core/openapi/conformance.hpp). HttpClient checks every answer from a port with a document and
 // fails the running test (ADD_FAILURE) on each mismatch; RunningService documents its own port.
-// With OPENAPI_RECORD=<file>, each exchange is also appended to the file as a JSON line, for
-// scripts/openapi-draft.
+// With OPENAPI_RECORD=<directory>, each exchange is also written there as a JSON line (a file
+// per process), for scripts/openapi-draft.
 void document_port(std::uint16_t port, std::shared_ptr<const openapi::Conformance> document);
 void forget_port(std::uint16_t port);
 
