@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 using namespace core::testing;
 
 namespace {
@@ -161,4 +163,13 @@ TEST_F(AuthTest, TheApiDescriptionsFitTheRoutes) {
   }
   std::cout << undescribed << " of " << svc.service().router().routes().size()
             << " routes have no API description yet\n";
+}
+
+// docs/openapi/mail-triage.json is what the code generates (scripts/openapi writes it).
+TEST_F(AuthTest, TheCommittedOpenApiDocumentIsCurrent) {
+  std::ifstream in(core::testing::project_root() + "/docs/openapi/mail-triage.json");
+  ASSERT_TRUE(in) << "docs/openapi/mail-triage.json is missing: run scripts/openapi";
+  const auto committed = nlohmann::json::parse(in, nullptr, false);
+  EXPECT_TRUE(committed == core::app::api_document(mail_triage::definition(), svc.service().router()))
+      << "docs/openapi/mail-triage.json is not what the code generates: run scripts/openapi and commit it";
 }

@@ -270,3 +270,13 @@ TEST_F(RoutesTest, TheApiDescriptionsFitTheRoutes) {
   }
   std::cout << undescribed.size() << " of " << routes().size() << " routes have no API description yet\n";
 }
+
+// docs/openapi/ops-console.json is what the code generates (scripts/openapi writes it).
+TEST_F(RoutesTest, TheCommittedOpenApiDocumentIsCurrent) {
+  start();
+  std::ifstream in(core::testing::project_root() + "/docs/openapi/ops-console.json");
+  ASSERT_TRUE(in) << "docs/openapi/ops-console.json is missing: run scripts/openapi";
+  const json committed = json::parse(in, nullptr, false);
+  EXPECT_TRUE(committed == core::app::api_document(ops_console::definition(), svc->service().router()))
+      << "docs/openapi/ops-console.json is not what the code generates: run scripts/openapi and commit it";
+}
