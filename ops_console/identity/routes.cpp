@@ -67,7 +67,28 @@ core::openapi::Access documented_access() {
                       {"uploadToken",
                        {{"type", "http"},
                         {"scheme", "bearer"},
-                        {"description", "a log-evidence upload token (POST /api/admin/upload-tokens shows it once)"}}}},
+                        {"description", "a log-evidence upload token (POST /api/admin/upload-tokens shows it once)"}}},
+                      {"psaSignature",
+                       {{"type", "apiKey"},
+                        {"in", "header"},
+                        {"name", "X-Hook-Signature"},
+                        {"description",
+                         "sha1= and the HMAC-SHA1 of the raw body under PSA_WEBHOOK_SECRET, in base64 or "
+                         "hex (Autotask's form); checked only when the secret is set"}}},
+                      {"gitforgeSignature",
+                       {{"type", "apiKey"},
+                        {"in", "header"},
+                        {"name", "X-Hub-Signature-256"},
+                        {"description",
+                         "sha256= and the hex HMAC-SHA256 of the raw body under GITFORGE_WEBHOOK_SECRET "
+                         "(GitHub); checked only when the secret is set"}}},
+                      {"giteaSignature",
+                       {{"type", "apiKey"},
+                        {"in", "header"},
+                        {"name", "X-Gitea-Signature"},
+                        {"description",
+                         "the hex HMAC-SHA256 of the raw body under GITFORGE_WEBHOOK_SECRET (Gitea); "
+                         "checked only when the secret is set"}}}},
           .security = [](std::string_view access) -> json {
             if (access == "public") return json::array();
             if (access == "agent") return json::array({{{"agentToken", json::array()}}});
