@@ -3,6 +3,7 @@
 // a route added tomorrow is checked without anyone remembering to add it here.
 #include "ops_console/tests/console_fixture.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -75,21 +76,33 @@ std::string untyped(std::string key) {
   return std::regex_replace(key, typed, "{$1}");
 }
 
-// The rows of ops_console/README.md's route tables, `| METHOD | `path` | access | what |`, as
-// "METHOD /path" → access. A query in the path is dropped; "auth (admin or owner)" reads "auth".
-std::map<std::string, std::string> readme_routes() {
+// A row of ops_console/README.md's route tables, `| METHOD | `path` | access | what |`: its access,
+// and the statuses its "what" names in bold (**409**).
+struct ReadmeRow {
+  std::string access;
+  std::set<std::string> statuses;
+};
+
+// The rows, as "METHOD /path" → row. A query in the path is dropped; "auth (admin or owner)" reads
+// "auth".
+std::map<std::string, ReadmeRow> readme_routes() {
   std::ifstream in(core::testing::project_root() + "/ops_console/README.md");
   std::stringstream text;
   text << in.rdbuf();
-  static const std::regex row(R"(^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`?]+)[^`]*` \| ([^|(]+?) ?(\([^)]*\))? \|)");
-  std::map<std::string, std::string> out;
+  static const std::regex row(
+      R"(^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`?]+)[^`]*` \| ([^|(]+?) ?(\([^)]*\))? \|(.*)$)");
+  static const std::regex bold_status(R"(\*\*([1-5][0-9][0-9])\*\*)");
+  std::map<std::string, ReadmeRow> out;
   std::string line;
   while (std::getline(text, line)) {
     std::smatch m;
     if (!std::regex_search(line, m, row)) continue;
-    std::string access = m[3];
-    if (access == "perm") access += m[4].str();  // perm(resource, action); other parentheses are prose
-    out.emplace(untyped(m[1].str() + " " + m[2].str()), access);
+    ReadmeRow r{.access = m[3]};
+    if (r.access == "perm") r.access += m[4].str();  // perm(resource, action); other parentheses are prose
+    const std::string what = m[5];
+    for (auto it = std::sregex_iterator(what.begin(), what.end(), bold_status); it != std::sregex_iterator(); ++it)
+      r.statuses.insert((*it)[1]);
+    out.emplace(untyped(m[1].str() + " " + m[2].str()), r);
   }
   return out;
 }
@@ -215,24 +228,34 @@ TEST_F(RoutesTest, AnAllowedCallerLearnsWhichParameterIsMalformed) {
 
 }  // namespace
 
-// The README's route tables agree with the routes the service registers: every route has a row,
-// with the access it declares, and every row is a route.
+// The README's route tables agree with the OpenAPI document, which the routes the service
+// registers make: every operation has a row, with the access it declares, every status a row
+// names in bold is a documented answer of the operation, and every row is an operation.
 TEST_F(RoutesTest, TheReadmeTablesListEveryRouteWithItsAccess) {
   start();
   const auto documented = readme_routes();
   ASSERT_GE(documented.size(), 30u) << "the README's route tables were not found or not read";
-  std::set<std::string> registered;
-  for (const auto& r : routes()) {
-    const std::string key = untyped(key_of(r));
-    registered.insert(key);
-    const auto row = documented.find(key);
-    if (row == documented.end())
-      ADD_FAILURE() << key << " (" << r.access << ") has no row in ops_console/README.md";
-    else
-      EXPECT_EQ(row->second, r.access) << key << ": the README says " << row->second;
-  }
-  for (const auto& [key, access] : documented)
-    EXPECT_TRUE(registered.contains(key)) << key << " is in the README but not a route";
+  const json doc = core::app::api_document(ops_console::definition(), svc->service().router());
+  std::set<std::string> operations;
+  for (const auto& [path, item] : doc["paths"].items())
+    for (const auto& [method, op] : item.items()) {
+      std::string key = method + " " + path;
+      std::transform(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(method.size()), key.begin(), ::toupper);
+      operations.insert(key);
+      const std::string access = op.value("x-access", "");
+      const auto row = documented.find(key);
+      if (row == documented.end()) {
+        ADD_FAILURE() << key << " (" << access << ") has no row in ops_console/README.md";
+        continue;
+      }
+      EXPECT_EQ(row->second.access, access) << key << ": the README says " << row->second.access;
+      for (const auto& status : row->second.statuses)
+        EXPECT_TRUE(op["responses"].contains(status))
+            << key << ": the README names **" << status << "**, which its API description does not";
+    }
+  EXPECT_EQ(operations.size(), routes().size());
+  for (const auto& [key, row] : documented)
+    EXPECT_TRUE(operations.contains(key)) << key << " is in the README but not an operation";
 }
 
 // The console's description (issue 35): for a signed-in user, every route an operation whose
