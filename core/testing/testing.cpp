@@ -314,6 +314,26 @@ HttpResponse http(std::uint16_t port, std::string method, std::string target, st
 
 // --- RunningService -----------------------------------------------------------------------
 
+namespace {
+
+// A service's document, built once a test process: its routes do not change from one test's
+// settings to another's (RoutesTest.TheCommittedOpenApiDocumentIsCurrent holds them to the
+// committed copy), and building it reads every API description, a noticeable cost under the
+// sanitizers when each of a suite's tests starts a service. Keyed by the definition and the
+// number of routes, so a service that registered others gets its own.
+std::shared_ptr<const openapi::Conformance> conformance_of(const app::ServiceDefinition& def,
+                                                           const http::Router& router) {
+  static std::mutex mutex;
+  static std::map<std::pair<const app::ServiceDefinition*, std::size_t>, std::shared_ptr<const openapi::Conformance>>
+      built;
+  std::lock_guard lock(mutex);
+  auto& entry = built[{&def, router.routes().size()}];
+  if (!entry) entry = std::make_shared<const openapi::Conformance>(app::api_document(def, router));
+  return entry;
+}
+
+}  // namespace
+
 RunningService::RunningService(const app::ServiceDefinition& def, const std::string& database_url,
                                config::Environment extra, std::shared_ptr<async::Clock> clock) {
   config::Environment env = {{"DATABASE_URL", database_url},
@@ -327,8 +347,7 @@ RunningService::RunningService(const app::ServiceDefinition& def, const std::str
   service_ = std::make_unique<app::Service>(def, std::move(env), clock ? std::move(clock) : async::Clock::steady());
   service_->start();
   documented_port_ = service_->port();
-  document_port(documented_port_,
-                std::make_shared<const openapi::Conformance>(app::api_document(def, service_->router())));
+  document_port(documented_port_, conformance_of(def, service_->router()));
 }
 
 RunningService::~RunningService() {
