@@ -27,11 +27,11 @@ export function operations(doc) {
 }
 
 // A details whose content is drawn only once it is opened (and kept while it is open).
-function Lazy({ summary, children, className, testid, op }) {
+function Lazy({ summary, body, className, testid, op }) {
   const [open, setOpen] = useState(false);
   return html`<details class=${className} data-testid=${testid} data-op=${op} onToggle=${(e) => setOpen(e.currentTarget.open)}>
     <summary>${summary}</summary>
-    ${open ? children() : null}
+    ${open ? body() : null}
   </details>`;
 }
 
@@ -65,9 +65,8 @@ export function Schema({ schema, doc, seen = [], named = false }) {
     const target = doc.components?.schemas?.[name];
     if (!target) return html`<span class="mono">${name}</span> <span class="muted small">(not in the document)</span>`;
     if (seen.includes(name)) return html`<span class="mono">${name}</span> <span class="muted small">(shown above: it contains itself)</span>`;
-    return html`<${Lazy} className="schema-ref" summary=${html`<span class="mono">${name}</span>${target.description ? html` <span class="muted small">${target.description}</span>` : null}`}>
-      ${() => html`<${Schema} schema=${target} doc=${doc} seen=${[...seen, name]} named />`}
-    <//>`;
+    return html`<${Lazy} className="schema-ref" body=${() => html`<${Schema} schema=${target} doc=${doc} seen=${[...seen, name]} named />`}
+      summary=${html`<span class="mono">${name}</span>${target.description ? html` <span class="muted small">${target.description}</span>` : null}`} />`;
   }
   const alternatives = schema.oneOf || schema.anyOf;
   const props = schema.properties ? Object.entries(schema.properties) : [];
@@ -140,10 +139,8 @@ function Operation({ o, doc }) {
         ${r.content ? html`<${Content} content=${r.content} doc=${doc} />` : null}
       </li>`)}</ul></div>
   </div>`;
-  return html`<li><${Lazy} className="api-op" testid="operation" op=${o.key} summary=${html`<span class=${`badge method ${TONES[o.method] || 'neutral'}`}>${o.method.toUpperCase()}</span> <code class="wrap">${o.path}</code>
-    ${op.summary ? html` <span class="api-summary">${op.summary}</span>` : null}${op.deprecated ? html` <span class="badge warn">deprecated</span>` : null}`}>
-    ${body}
-  <//></li>`;
+  return html`<li><${Lazy} className="api-op" testid="operation" op=${o.key} body=${body} summary=${html`<span class=${`badge method ${TONES[o.method] || 'neutral'}`}>${o.method.toUpperCase()}</span> <code class="wrap">${o.path}</code>
+    ${op.summary ? html` <span class="api-summary">${op.summary}</span>` : null}${op.deprecated ? html` <span class="badge warn">deprecated</span>` : null}`} /></li>`;
 }
 
 export function DataApi() {
