@@ -65,6 +65,7 @@ export const PAGES = [
   { path: '/data/sync', title: 'PSA sync', nav: 'Sync', section: 'data', load: () => import('./data-sync.js').then((m) => m.DataSync) },
   { path: '/data/tags', title: 'Tags', section: 'data', load: () => import('./data-tags.js').then((m) => m.DataTags) },
   { path: '/data/evidence', title: 'Log evidence', section: 'data', load: () => import('./data-evidence.js').then((m) => m.DataEvidence) },
+  { path: '/data/api', title: 'API reference', nav: 'API', section: 'data', load: () => import('./data-api.js').then((m) => m.DataApi) },
 
   // administration (admin: true)
   { path: '/admin/integrations', title: 'Integrations', section: 'admin', admin: true, load: () => import('./admin-integrations.js').then((m) => m.AdminIntegrations) },
