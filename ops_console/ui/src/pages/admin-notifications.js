@@ -8,7 +8,7 @@
 // secret the console makes is shown this once; deleting a key or a channel, switching a channel
 // off and replacing a secret ask for a confirmation first. The channel types and their fields are
 // the personal channels' own (pages/preferences-channels.js).
-import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useLayoutEffect, useRef, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, number, time } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -235,7 +235,9 @@ function GlobalChannels() {
   const [focusBack, setFocusBack] = useState(null); // the channel whose "Change" gets the focus back
   const act = useAction();
   useEffect(() => { if (list.data) setChannels(list.data); }, [list.data]);
-  useEffect(() => {
+  // Before the browser paints the closed form (a layout effect, not an effect, which runs after
+  // the paint): the focus never rests on the page's body in between.
+  useLayoutEffect(() => {
     if (focusBack === null) return;
     document.querySelector(`tr[data-channel-id="${focusBack}"] button.change`)?.focus();
     setFocusBack(null);
