@@ -129,26 +129,49 @@ std::size_t Router::largest_gated_body() const {
   return largest;
 }
 
-const Handler& Router::resolve(Request& req) const {
+const Router::Node* Router::walk(std::string_view path, std::vector<std::pair<const Node*, std::string>>* params,
+                                 bool& malformed) const {
+  malformed = false;
+  if (path.empty() || path.front() != '/') return nullptr;
   const Node* node = root_.get();
-  std::vector<std::pair<const Node*, std::string>> params;  // owner node, decoded value
-  for (auto raw : segments_of(req.path)) {
+  for (auto raw : segments_of(path)) {
     auto seg = url_decode(raw, false);
-    if (!seg) throw Problem::bad_request("the request path has a malformed percent-escape");
+    if (!seg) {
+      malformed = true;
+      return nullptr;
+    }
     if (auto it = node->literals.find(*seg); it != node->literals.end()) {
       node = it->second.get();
     } else if (node->param && !seg->empty()) {
-      params.emplace_back(node, std::move(*seg));
+      if (params) params->emplace_back(node, std::move(*seg));
       node = node->param.get();
     } else {
-      throw Problem::not_found("no route for " + req.path);
+      return nullptr;
     }
   }
-  if (req.path.empty() || req.path.front() != '/' || node->handlers.empty())
-    throw Problem::not_found("no route for " + req.path);
+  return node;
+}
 
-  auto it = node->handlers.find(req.method);
-  if (it == node->handlers.end() && req.method == Verb::head) it = node->handlers.find(Verb::get);
+namespace {
+
+// The route of `method` among a node's, a HEAD falling back on the GET.
+template <class Routes>
+auto route_for(const Routes& routes, Verb method) {
+  auto it = routes.find(method);
+  if (it == routes.end() && method == Verb::head) it = routes.find(Verb::get);
+  return it;
+}
+
+}  // namespace
+
+const Handler& Router::resolve(Request& req) const {
+  std::vector<std::pair<const Node*, std::string>> params;  // owner node, decoded value
+  bool malformed = false;
+  const Node* node = walk(req.path, &params, malformed);
+  if (malformed) throw Problem::bad_request("the request path has a malformed percent-escape");
+  if (!node || node->handlers.empty()) throw Problem::not_found("no route for " + req.path);
+
+  const auto it = route_for(node->handlers, req.method);
   if (it == node->handlers.end())
     throw Problem(Status::method_not_allowed, "method-not-allowed", req.method_name + " is not allowed on " + req.path)
         .with_header(bhttp::field::allow, allow_header(node->handlers));
@@ -159,21 +182,10 @@ const Handler& Router::resolve(Request& req) const {
 }
 
 int Router::route_of(const Request& req) const {
-  const Node* node = root_.get();
-  if (req.path.empty() || req.path.front() != '/') return -1;
-  for (auto raw : segments_of(req.path)) {
-    auto seg = url_decode(raw, false);
-    if (!seg) return -1;
-    if (auto it = node->literals.find(*seg); it != node->literals.end()) {
-      node = it->second.get();
-    } else if (node->param && !seg->empty()) {
-      node = node->param.get();
-    } else {
-      return -1;
-    }
-  }
-  auto it = node->handlers.find(req.method);
-  if (it == node->handlers.end() && req.method == Verb::head) it = node->handlers.find(Verb::get);
+  bool malformed = false;
+  const Node* node = walk(req.path, nullptr, malformed);
+  if (!node) return -1;
+  const auto it = route_for(node->handlers, req.method);
   return it == node->handlers.end() ? -1 : it->second.index;
 }
 

@@ -91,6 +91,11 @@ class Router {
 
  private:
   struct Node;
+  // The node `path` leads to (a literal segment before a parameter), or nullptr; `malformed` says
+  // a segment's percent-escape did not decode. `params`, when given, takes each parameter's owner
+  // and decoded value. The one matching rule of resolve() and route_of().
+  const Node* walk(std::string_view path, std::vector<std::pair<const Node*, std::string>>* params,
+                   bool& malformed) const;
   std::unique_ptr<Node> root_;
   std::vector<RouteInfo> routes_;
   std::map<std::pair<Verb, std::string>, BodyGate> gates_;
