@@ -11,7 +11,7 @@ function(embed_api_descriptions target dir)
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DFUNC=${target} "-DFILES=${json_files}"
             -P "${PROJECT_SOURCE_DIR}/cmake/write_texts.cmake"
-    DEPENDS ${json_files} "${PROJECT_SOURCE_DIR}/cmake/write_texts.cmake"
+    DEPENDS ${json_files} "${PROJECT_SOURCE_DIR}/cmake/write_texts.cmake" "${PROJECT_SOURCE_DIR}/cmake/byte_array.cmake"
     COMMENT "Embedding API descriptions of ${target}"
     VERBATIM)
   add_library(${target} STATIC "${out}")

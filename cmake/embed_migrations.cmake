@@ -10,7 +10,7 @@ function(embed_migrations target dir)
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DFUNC=${target} "-DFILES=${sql_files}"
             -P "${PROJECT_SOURCE_DIR}/cmake/write_migrations.cmake"
-    DEPENDS ${sql_files} "${PROJECT_SOURCE_DIR}/cmake/write_migrations.cmake"
+    DEPENDS ${sql_files} "${PROJECT_SOURCE_DIR}/cmake/write_migrations.cmake" "${PROJECT_SOURCE_DIR}/cmake/byte_array.cmake"
     COMMENT "Embedding migrations of ${target}"
     VERBATIM)
   add_library(${target} STATIC "${out}")
