@@ -171,27 +171,42 @@ TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
   int status = -1;
   const std::string text = command_output(GetParam().binary + " --help", status);
   EXPECT_EQ(status, 0);
-  for (const char* word : {"serve", "migrate", "routes", "DATABASE_URL", "BIND_ADDRESS", "PORT", "HTTP_MAX_BODY_BYTES",
-                           "SHUTDOWN_TIMEOUT_SECONDS", "DB_POOL_SIZE", "/readyz", "METRICS_ADDRESS"})
+  for (const char* word :
+       {"serve", "migrate", "routes", "openapi", "DATABASE_URL", "BIND_ADDRESS", "PORT", "HTTP_MAX_BODY_BYTES",
+        "SHUTDOWN_TIMEOUT_SECONDS", "DB_POOL_SIZE", "/readyz", "METRICS_ADDRESS"})
     EXPECT_NE(text.find(word), std::string::npos) << word << " missing from --help:\n" << text;
 }
+
+namespace {
+
+// The service's required settings with a database URL that points at a closed port: what a command
+// that must connect nowhere gets.
+config::Environment offline_environment(const ServiceUnderTest& service) {
+  config::Environment env = service.required_env;
+  env["DATABASE_URL"] = "postgresql://127.0.0.1:1/x";
+  return env;
+}
+
+// The binary, run with that environment (`env NAME='value' ... <binary>`).
+std::string offline(const ServiceUnderTest& service) {
+  std::string cmd = "env";
+  for (const auto& [name, value] : offline_environment(service)) cmd += " " + name + "='" + value + "'";
+  return cmd + " " + service.binary;
+}
+
+}  // namespace
 
 // `<binary> routes` prints every route the service registers, with its declared access, and
 // connects nowhere: the database URL here points at a closed port.
 TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabase) {
-  const std::string unreachable = "postgresql://127.0.0.1:1/x";
-  std::string cmd = "env DATABASE_URL='" + unreachable + "'";
-  for (const auto& [name, value] : GetParam().required_env) cmd += " " + name + "='" + value + "'";
   int status = -1;
-  const std::string text = command_output(cmd + " " + GetParam().binary + " routes", status);
+  const std::string text = command_output(offline(GetParam()) + " routes", status);
   EXPECT_EQ(status, 0);
   EXPECT_NE(text.find("GET /healthz public\n"), std::string::npos) << text;
   EXPECT_NE(text.find("GET /readyz public\n"), std::string::npos) << text;
 
   // The same routes as the service registers in process, one line each.
-  config::Environment env = GetParam().required_env;
-  env["DATABASE_URL"] = unreachable;
-  app::Service service(*GetParam().definition, env);
+  app::Service service(*GetParam().definition, offline_environment(GetParam()));
   service.install();
   const auto& routes = service.router().routes();
   EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), routes.size()) << text;
@@ -199,6 +214,22 @@ TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabase) {
     const std::string line = std::string(http::bhttp::to_string(r.method)) + " " + r.path + " ";
     EXPECT_NE(text.find(line), std::string::npos) << line << "missing from:\n" << text;
   }
+}
+
+// `<binary> openapi` prints the service's OpenAPI document, the one the running service builds,
+// and connects nowhere either.
+TEST_P(ServiceContract, OpenApiCommandPrintsTheDocumentWithoutADatabase) {
+  int status = -1;
+  const std::string text = command_output(offline(GetParam()) + " openapi 2>/dev/null", status);
+  EXPECT_EQ(status, 0);
+  const auto printed = nlohmann::json::parse(text, nullptr, false);
+  ASSERT_FALSE(printed.is_discarded()) << text.substr(0, 500);
+  EXPECT_EQ(printed["openapi"], "3.1.0");
+
+  app::Service service(*GetParam().definition, offline_environment(GetParam()));
+  service.install();
+  EXPECT_TRUE(printed == app::api_document(*GetParam().definition, service.router()))
+      << "the printed document is not the one the service builds";
 }
 
 TEST_P(ServiceContract, InvalidConfigurationStopsStartup) {
