@@ -187,7 +187,7 @@ function EditChannel({ channel, onSaved, onCancel }) {
   const [form, setForm] = useState(initial);
   const act = useAction();
   const first = useRef(null);
-  useEffect(() => first.current?.focus(), []);
+  useLayoutEffect(() => first.current?.focus(), []); // before the paint, as the focus back below
   const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
   if (!spec) return null; // a type this page does not know: nothing it could edit
   const heading = `Change ${channel.name || `${channel.channel_type} ${channel.id}`}`;
