@@ -2,6 +2,7 @@
 #include "mail_triage/api/auth.hpp"
 #include "mail_triage/service.hpp"
 
+#include "core/testing/readme_routes.hpp"
 #include "core/testing/testing.hpp"
 
 #include <gtest/gtest.h>
@@ -164,4 +165,16 @@ TEST_F(AuthTest, TheCommittedOpenApiDocumentIsCurrent) {
   const auto committed = nlohmann::json::parse(in, nullptr, false);
   EXPECT_TRUE(committed == core::app::api_document(mail_triage::definition(), svc.service().router()))
       << "docs/openapi/mail-triage.json is not what the code generates: run scripts/openapi and commit it";
+}
+
+// The README's route tables (its "Routes" and the /dbusers console's) agree with the document:
+// every operation has a row with the access it declares, every status a row names in bold is a
+// documented answer of it, and every row is an operation (the console's RoutesTest does the same).
+TEST_F(AuthTest, TheReadmeTablesListEveryRouteWithItsAccess) {
+  const auto documented = core::testing::readme_routes("mail_triage/README.md");
+  ASSERT_GE(documented.size(), 20u) << "the README's route tables were not found or not read";
+  const auto doc = core::app::api_document(mail_triage::definition(), svc.service().router());
+  for (const auto& disagreement : core::testing::readme_disagreements(documented, doc, "mail_triage/README.md"))
+    ADD_FAILURE() << disagreement;
+  EXPECT_EQ(documented.size(), svc.service().router().routes().size()) << "one row for each registered route";
 }

@@ -3,6 +3,8 @@
 // a route added tomorrow is checked without anyone remembering to add it here.
 #include "ops_console/tests/console_fixture.hpp"
 
+#include "core/testing/readme_routes.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -66,43 +68,6 @@ std::string concrete(const std::string& tmpl, bool malformed = false) {
     else
       out += "1";  // an int parameter, or text: digits suit both
     i = end + 1;
-  }
-  return out;
-}
-
-// "GET /api/x/{id}" with any parameter type dropped ({rule_id:uuid} reads as {rule_id}).
-std::string untyped(std::string key) {
-  static const std::regex typed(R"(\{([A-Za-z_]+):[a-z]+\})");
-  return std::regex_replace(key, typed, "{$1}");
-}
-
-// A row of ops_console/README.md's route tables, `| METHOD | `path` | access | what |`: its access,
-// and the statuses its "what" names in bold (**409**).
-struct ReadmeRow {
-  std::string access;
-  std::set<std::string> statuses;
-};
-
-// The rows, as "METHOD /path" → row. A query in the path is dropped; "auth (admin or owner)" reads
-// "auth".
-std::map<std::string, ReadmeRow> readme_routes() {
-  std::ifstream in(core::testing::project_root() + "/ops_console/README.md");
-  std::stringstream text;
-  text << in.rdbuf();
-  static const std::regex row(
-      R"(^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`?]+)[^`]*` \| ([^|(]+?) ?(\([^)]*\))? \|(.*)$)");
-  static const std::regex bold_status(R"(\*\*([1-5][0-9][0-9])\*\*)");
-  std::map<std::string, ReadmeRow> out;
-  std::string line;
-  while (std::getline(text, line)) {
-    std::smatch m;
-    if (!std::regex_search(line, m, row)) continue;
-    ReadmeRow r{.access = m[3]};
-    if (r.access == "perm") r.access += m[4].str();  // perm(resource, action); other parentheses are prose
-    const std::string what = m[5];
-    for (auto it = std::sregex_iterator(what.begin(), what.end(), bold_status); it != std::sregex_iterator(); ++it)
-      r.statuses.insert((*it)[1]);
-    out.emplace(untyped(m[1].str() + " " + m[2].str()), r);
   }
   return out;
 }
@@ -233,29 +198,12 @@ TEST_F(RoutesTest, AnAllowedCallerLearnsWhichParameterIsMalformed) {
 // names in bold is a documented answer of the operation, and every row is an operation.
 TEST_F(RoutesTest, TheReadmeTablesListEveryRouteWithItsAccess) {
   start();
-  const auto documented = readme_routes();
+  const auto documented = core::testing::readme_routes("ops_console/README.md");
   ASSERT_GE(documented.size(), 30u) << "the README's route tables were not found or not read";
   const json doc = core::app::api_document(ops_console::definition(), svc->service().router());
-  std::set<std::string> operations;
-  for (const auto& [path, item] : doc["paths"].items())
-    for (const auto& [method, op] : item.items()) {
-      std::string key = method + " " + path;
-      std::transform(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(method.size()), key.begin(), ::toupper);
-      operations.insert(key);
-      const std::string access = op.value("x-access", "");
-      const auto row = documented.find(key);
-      if (row == documented.end()) {
-        ADD_FAILURE() << key << " (" << access << ") has no row in ops_console/README.md";
-        continue;
-      }
-      EXPECT_EQ(row->second.access, access) << key << ": the README says " << row->second.access;
-      for (const auto& status : row->second.statuses)
-        EXPECT_TRUE(op["responses"].contains(status))
-            << key << ": the README names **" << status << "**, which its API description does not";
-    }
-  EXPECT_EQ(operations.size(), routes().size());
-  for (const auto& [key, row] : documented)
-    EXPECT_TRUE(operations.contains(key)) << key << " is in the README but not an operation";
+  for (const auto& disagreement : core::testing::readme_disagreements(documented, doc, "ops_console/README.md"))
+    ADD_FAILURE() << disagreement;
+  EXPECT_EQ(documented.size(), routes().size()) << "one row for each registered route";
 }
 
 // The console's description (issue 35): for a signed-in user, every route an operation whose
