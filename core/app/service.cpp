@@ -1,6 +1,8 @@
 #include "core/app/service.hpp"
 
+#include "core/async/schedule.hpp"
 #include "core/db/connection.hpp"
+#include "core/http/client.hpp"
 #include "core/http/problem.hpp"
 #include "core/log/log.hpp"
 #include "core/metrics/process.hpp"
@@ -120,7 +122,12 @@ void Service::install() {
 
 void Service::register_metrics() {
   static std::once_flag process_figures;
-  std::call_once(process_figures, [] { metrics::register_process_metrics(metrics::process_registry()); });
+  std::call_once(process_figures, [] {
+    metrics::register_process_metrics(metrics::process_registry());
+    // Named in every scrape from the start, configured or not (docs/metrics.md).
+    http::declare_upstream_metrics(metrics::process_registry());
+    async::declare_job_metrics(metrics::process_registry());
+  });
   metrics::register_build_info(metrics_, def_.name);
   using metrics::Samples;
   using metrics::Type;

@@ -7,19 +7,34 @@
 
 namespace core::async {
 
+namespace {
+
+// The label is `schedule`, not `job`: Prometheus gives every scraped series the `job` of its
+// scrape configuration, which would rename ours to `exported_job`.
+metrics::Family<metrics::Counter>& job_runs(metrics::Registry& registry) {
+  return registry.counter("job_runs_total", "Runs of a background job, by schedule and outcome (ok, error)",
+                          {"schedule", "outcome"});
+}
+
+metrics::Family<metrics::Histogram>& job_run_durations(metrics::Registry& registry) {
+  return registry.histogram("job_run_duration_seconds", "How long a background job's runs took, by schedule",
+                            {"schedule"}, metrics::run_buckets());
+}
+
+}  // namespace
+
+void declare_job_metrics(metrics::Registry& registry) {
+  job_runs(registry);
+  job_run_durations(registry);
+}
+
 Schedule::Schedule(boost::asio::any_io_executor executor, std::chrono::milliseconds interval, Job job, std::string name)
     : strand_(boost::asio::make_strand(executor)), interval_(interval), job_(std::move(job)), name_(std::move(name)) {
   auto& registry = metrics::process_registry();
-  // The label is `schedule`, not `job`: Prometheus gives every scraped series the `job` of its
-  // scrape configuration, which would rename ours to `exported_job`.
-  auto& runs = registry.counter("job_runs_total", "Runs of a background job, by schedule and outcome (ok, error)",
-                                {"schedule", "outcome"});
+  auto& runs = job_runs(registry);
   runs_ok_ = &runs.with({name_, "ok"});
   runs_failed_ = &runs.with({name_, "error"});
-  run_time_ = &registry
-                   .histogram("job_run_duration_seconds", "How long a background job's runs took, by schedule",
-                              {"schedule"}, metrics::run_buckets())
-                   .with({name_});
+  run_time_ = &job_run_durations(registry).with({name_});
 }
 
 std::shared_ptr<Schedule> Schedule::start(boost::asio::any_io_executor executor, std::chrono::milliseconds interval,

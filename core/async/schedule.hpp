@@ -30,6 +30,11 @@
 
 namespace core::async {
 
+// Declares the families a Schedule counts its runs in (job_runs_total, job_run_duration_seconds;
+// docs/metrics.md), as each Schedule does when it is made. A service declares them at start, so
+// that its scrape names them also when it has no schedule switched on.
+void declare_job_metrics(metrics::Registry& registry);
+
 class Schedule : public std::enable_shared_from_this<Schedule> {
  public:
   using Job = std::function<boost::asio::awaitable<void>()>;

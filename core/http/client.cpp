@@ -158,23 +158,34 @@ std::string_view upstream_outcome_of(int status) {
   return "ok";
 }
 
+metrics::Family<metrics::Counter>& upstream_calls(metrics::Registry& registry) {
+  return registry.counter("upstream_requests_total",
+                          "Calls to external systems, retries included, by integration and outcome (ok, 4xx, 429, "
+                          "5xx, timeout, error)",
+                          {"integration", "outcome"});
+}
+
+metrics::Family<metrics::Histogram>& upstream_durations(metrics::Registry& registry) {
+  return registry.histogram("upstream_request_duration_seconds",
+                            "How long calls to external systems took, retries included, by integration",
+                            {"integration"}, metrics::latency_buckets());
+}
+
 }  // namespace
+
+void declare_upstream_metrics(metrics::Registry& registry) {
+  upstream_calls(registry);
+  upstream_durations(registry);
+}
 
 Client::Client(asio::any_io_executor executor, ClientOptions options)
     : executor_(std::move(executor)), options_(std::move(options)) {
   auto& registry = metrics::process_registry();
-  auto& calls = registry.counter("upstream_requests_total",
-                                 "Calls to external systems, retries included, by integration and outcome (ok, 4xx, "
-                                 "429, 5xx, timeout, error)",
-                                 {"integration", "outcome"});
+  auto& calls = upstream_calls(registry);
   auto counted = std::make_shared<Counted>();
   for (auto outcome : kUpstreamOutcomes)
     counted->by_outcome.emplace(std::string(outcome), &calls.with({options_.integration, std::string(outcome)}));
-  counted->duration = &registry
-                           .histogram("upstream_request_duration_seconds",
-                                      "How long calls to external systems took, retries included, by integration",
-                                      {"integration"}, metrics::latency_buckets())
-                           .with({options_.integration});
+  counted->duration = &upstream_durations(registry).with({options_.integration});
   counted_ = std::move(counted);
 }
 

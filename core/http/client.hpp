@@ -30,6 +30,10 @@
 #include <utility>
 #include <vector>
 
+namespace core::metrics {
+class Registry;
+}
+
 namespace core::http {
 
 using namespace std::chrono_literals;
@@ -84,6 +88,12 @@ struct OutboundResponse {
   // Parses the body; throws std::runtime_error naming the status when it is not JSON.
   nlohmann::json json() const;
 };
+
+// Declares the families every outside call is counted in (upstream_requests_total,
+// upstream_request_duration_seconds; docs/metrics.md), as each Client does when it is made. A
+// service declares them at start, so that its scrape names them before its first outside call,
+// also when no client is configured (the dashboards' and alerts' queries then find 0, not nothing).
+void declare_upstream_metrics(metrics::Registry& registry);
 
 struct TransportError : std::runtime_error {
   using std::runtime_error::runtime_error;

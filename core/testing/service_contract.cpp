@@ -8,6 +8,10 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <thread>
 
 namespace core::testing {
@@ -165,6 +169,73 @@ TEST_P(ServiceContract, MetricsOnTheirOwnListener) {
   std::remove(file.c_str());
   EXPECT_EQ(status, 0) << said;
   EXPECT_EQ(said, "") << said;
+}
+
+// The Grafana dashboard (docs/grafana/msp-services.json, docs/metrics.md) asks for what the services
+// export: every panel's query, with the dashboard's variables filled in, is PromQL that promtool
+// accepts (as recording rules), and every metric it selects is one this service's scrape declares,
+// or carries the other service's prefix (the dashboard serves both).
+TEST_P(ServiceContract, TheGrafanaDashboardAsksForMetricsThatExist) {
+  TestDatabase database(GetParam().definition->migrations);
+  RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);
+  const auto scrape = http(svc.service().metrics_port(), "GET", "/metrics");
+  ASSERT_EQ(scrape.status, 200u);
+  std::set<std::string> exported;  // histograms' series too: _bucket, _sum, _count
+  {
+    std::istringstream lines(scrape.body);
+    std::string line;
+    static const std::regex type_line(R"(^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (\w+)$)");
+    while (std::getline(lines, line)) {
+      std::smatch m;
+      if (!std::regex_match(line, m, type_line)) continue;
+      exported.insert(m[1]);
+      if (m[2] == "histogram")
+        for (const char* suffix : {"_bucket", "_sum", "_count"}) exported.insert(m[1].str() + suffix);
+    }
+  }
+  ASSERT_GE(exported.size(), 10u) << scrape.body;
+  std::string own_prefix = GetParam().definition->name + "_";
+  std::replace(own_prefix.begin(), own_prefix.end(), '-', '_');
+  const std::string other_prefix = own_prefix == "ops_console_" ? "mail_triage_" : "ops_console_";
+
+  std::ifstream in(project_root() + "/docs/grafana/msp-services.json");
+  ASSERT_TRUE(in) << "docs/grafana/msp-services.json is missing";
+  const auto dashboard = nlohmann::json::parse(in);
+  std::vector<std::string> queries;
+  std::function<void(const nlohmann::json&)> collect = [&](const nlohmann::json& panels) {
+    for (const auto& panel : panels) {
+      for (const auto& target : panel.value("targets", nlohmann::json::array()))
+        if (target.contains("expr")) queries.push_back(target["expr"]);
+      if (panel.contains("panels")) collect(panel["panels"]);  // a row's panels
+    }
+  };
+  collect(dashboard.at("panels"));
+  ASSERT_GE(queries.size(), 10u);
+
+  static const std::regex selector(R"(([a-zA-Z_:][a-zA-Z0-9_:]*)\{)");
+  std::string rules = "groups:\n  - name: dashboard\n    rules:\n";
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    std::string query = std::regex_replace(queries[i], std::regex(R"(\$__rate_interval)"), "5m");
+    query = std::regex_replace(query, std::regex(R"(\$(job|instance)\b)"), ".+");
+    for (auto it = std::sregex_iterator(query.begin(), query.end(), selector); it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[1];
+      EXPECT_TRUE(exported.contains(name) || name.starts_with(other_prefix))
+          << name << " (in the dashboard's query " << queries[i] << ") is not among " << GetParam().definition->name
+          << "'s metrics";
+    }
+    std::string quoted;  // YAML single quotes: ' is written ''
+    for (char c : query) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    rules += "      - record: dashboard:query_" + std::to_string(i) + "\n        expr: '" + quoted + "'\n";
+  }
+  const std::string file = ::testing::TempDir() + "dashboard-rules-" + std::to_string(::getpid()) + ".yml";
+  {
+    std::ofstream out(file);
+    out << rules;
+  }
+  int status = -1;
+  const std::string said = command_output("/usr/bin/promtool check rules " + file + " 2>&1", status);
+  std::remove(file.c_str());
+  EXPECT_EQ(status, 0) << said << "\n" << rules;
 }
 
 TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
