@@ -43,8 +43,13 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
       env.integer("HTTP_MAX_HEADER_BYTES", 16 * 1024, "largest request header accepted (else 431)", {1024, 1 << 20}));
   s.server.body_limit = static_cast<std::size_t>(
       env.integer("HTTP_MAX_BODY_BYTES", 1 << 20, "largest request body accepted (else 413)", {0, 1LL << 30}));
-  s.server.idle_timeout = std::chrono::seconds(
-      env.integer("HTTP_IDLE_TIMEOUT_SECONDS", 60, "keep-alive connection idle timeout", {1, 3600}));
+  s.server.max_connections = static_cast<std::size_t>(env.integer(
+      "HTTP_MAX_CONNECTIONS", 4096,
+      "connections served at once; past it one without a request in progress is closed, else 503", {1, 1 << 20}));
+  s.server.idle_timeout = std::chrono::seconds(env.integer(
+      "HTTP_IDLE_TIMEOUT_SECONDS", 60, "how long a connection may wait for its next request's first byte", {1, 3600}));
+  s.server.header_timeout = std::chrono::seconds(env.integer(
+      "HTTP_HEADER_TIMEOUT_SECONDS", 10, "time allowed to receive a request header, from its first byte", {1, 3600}));
   s.server.read_timeout = std::chrono::seconds(
       env.integer("HTTP_READ_TIMEOUT_SECONDS", 30, "time allowed to receive a request body", {1, 3600}));
   s.server.write_timeout = s.server.read_timeout;
@@ -151,6 +156,18 @@ void Service::register_metrics() {
   metrics_.callback("db_statement_errors_total", "Statements that failed: the database's error, or the connection lost",
                     Type::counter,
                     [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().statement_errors)); });
+  // The public port's connections (server_ is made before the threads that scrape start).
+  metrics_.callback("http_open_connections", "Connections open on the public port", Type::gauge, [this](Samples& out) {
+    out.add({}, server_ ? static_cast<double>(server_->open_connections()) : 0.0);
+  });
+  metrics_.callback(
+      "http_connections_refused_total",
+      "Connections answered 503 at HTTP_MAX_CONNECTIONS, every open one busy with a request", Type::counter,
+      [this](Samples& out) { out.add({}, server_ ? static_cast<double>(server_->refused_connections()) : 0.0); });
+  metrics_.callback(
+      "http_connections_closed_for_room_total",
+      "Connections without a request in progress closed at HTTP_MAX_CONNECTIONS to admit a new one", Type::counter,
+      [this](Samples& out) { out.add({}, server_ ? static_cast<double>(server_->evicted_connections()) : 0.0); });
   metrics_.callback("db_statement_timeouts_total", "Statements cancelled at DB_QUERY_TIMEOUT_MS", Type::counter,
                     [&pool](Samples& out) { out.add({}, static_cast<double>(pool.stats().statement_timeouts)); });
 }

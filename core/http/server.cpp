@@ -12,11 +12,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
 #include <algorithm>
+#include <array>
 #include <exception>
 
 namespace core::http {
@@ -27,12 +29,16 @@ using asio::awaitable;
 using asio::use_awaitable;
 using asio::ip::tcp;
 
-// What the server knows of one open connection. `busy` and `stream` are touched only on the
-// connection's strand; the map that holds it is guarded by the server's mutex.
+// What the server knows of one open connection. `stream` is touched only on the connection's
+// strand; `busy` (a request's header is read and its answer not yet written) is written there and
+// read by the accept loop, which picks a connection to close at the cap (`closing`: picked once);
+// the map that holds it is guarded by the server's mutex.
 struct Server::Connection {
+  explicit Connection(asio::strand<asio::any_io_executor> s) : strand(std::move(s)) {}
   asio::strand<asio::any_io_executor> strand;
   beast::tcp_stream* stream = nullptr;
-  bool busy = false;
+  std::atomic<bool> busy{false};
+  std::atomic<bool> closing{false};
 };
 
 Server::Server(asio::any_io_executor executor, ServerOptions options, Pipeline pipeline, Handler endpoint)
@@ -71,7 +77,12 @@ awaitable<void> Server::accept_loop() {
       log::warn("accept failed", {{"error", ec.message()}});
       continue;  // e.g. EMFILE: keep serving the connections we have
     }
-    auto conn = std::make_shared<Connection>(Connection{strand});
+    if (open_connections() >= options_.max_connections && !make_room()) {
+      ++refused_;
+      asio::co_spawn(strand, refuse(std::move(socket)), asio::detached);
+      continue;
+    }
+    auto conn = std::make_shared<Connection>(strand);
     std::uint64_t id;
     {
       std::lock_guard lock(mutex_);
@@ -90,6 +101,50 @@ awaitable<void> Server::accept_loop() {
       connections_.erase(id);
     });
   }
+}
+
+bool Server::make_room() {
+  std::shared_ptr<Connection> oldest;
+  {
+    std::lock_guard lock(mutex_);
+    std::uint64_t oldest_id = 0;
+    for (const auto& [id, c] : connections_)
+      if (!c->busy && !c->closing && (!oldest || id < oldest_id)) {
+        oldest = c;
+        oldest_id = id;
+      }
+    if (!oldest) return false;
+    oldest->closing = true;
+  }
+  ++evicted_;
+  // On its strand, and only if it has not started a request meanwhile (then it is let be: the new
+  // connection is admitted one over the cap).
+  asio::post(oldest->strand, [oldest] {
+    if (!oldest->busy && oldest->stream) oldest->stream->cancel();
+  });
+  return true;
+}
+
+awaitable<void> Server::refuse(tcp::socket socket) {
+  static const std::string body =
+      R"({"type":"/problems/too-many-connections","title":"Service Unavailable","status":503,)"
+      R"("detail":"the server has as many connections as it takes, each with a request in progress; try again shortly"})";
+  static const std::string head =
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\n"
+      "Connection: close\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n";
+  beast::error_code ec;
+  beast::tcp_stream stream(std::move(socket));
+  stream.expires_after(std::chrono::seconds(1));
+  const std::array<asio::const_buffer, 2> answer{asio::buffer(head), asio::buffer(body)};
+  co_await asio::async_write(stream, answer, asio::redirect_error(use_awaitable, ec));
+  if (ec) co_return;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  // Read what the client sends until it closes (at most a second), so that closing with its
+  // request unread does not reset the connection before the answer is read.
+  stream.expires_after(std::chrono::seconds(1));
+  std::array<char, 4096> sink;
+  while (!ec) co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(use_awaitable, ec));
 }
 
 awaitable<Response> Server::handle(Request& req) const { return pipeline_.run(req, endpoint_); }
@@ -177,7 +232,15 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     parser.body_limit(announced_limit);
     std::size_t limit = options_.body_limit;
 
+    // The idle timeout runs until the request's first byte, the header timeout from there to the
+    // header's end (bytes of a pipelined request may be in the buffer already).
     stream.expires_after(options_.idle_timeout);
+    if (buffer.size() == 0) {
+      const auto got = co_await stream.async_read_some(buffer.prepare(4096), asio::redirect_error(use_awaitable, ec));
+      buffer.commit(got);
+      if (ec) break;  // closed by the peer, idle timeout, or closed to make room at the cap
+    }
+    stream.expires_after(options_.header_timeout);
     co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     conn->busy = !ec;
     std::optional<Problem> early;

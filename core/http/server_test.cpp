@@ -209,6 +209,69 @@ TEST_F(ServerTest, ShutdownDeadlineClosesStragglers) {
   EXPECT_TRUE(error.has_value());
 }
 
+// Slow and hostile clients (issue 37, item 3). A header trickled byte by byte is cut off at the
+// header timeout, counted from its first byte; a connection that sends nothing waits the idle
+// timeout, which is longer.
+TEST_F(ServerTest, AHeaderTrickledSlowlyIsCutOffAtTheHeaderTimeout) {
+  const auto port = start({.idle_timeout = 5s, .header_timeout = 300ms});
+  HttpClient silent(port);
+  HttpClient slow(port);
+  slow.send_raw("GET /echo/x HTTP/1.1\r\nHost: x\r\n");
+  EXPECT_TRUE(slow.closed_by_server(3000ms));
+  // The silent one is still waiting for its first byte.
+  EXPECT_TRUE(core::testing::eventually([&] { return server->open_connections() == 1; }));
+  silent.send_raw("GET /echo/y HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(silent.read_response().status, 200u);
+}
+
+// At the cap, a new connection closes the oldest one that has no request in progress (here: a
+// silent one, then one part-way through its header), so idle clients cannot keep others out.
+TEST_F(ServerTest, AtTheCapANewConnectionClosesTheOldestWithoutARequest) {
+  const auto port = start({.max_connections = 3});
+  HttpClient oldest(port);
+  HttpClient half(port);
+  half.send_raw("GET /echo/x HTTP/1.1\r\n");
+  HttpClient keep_alive(port);
+  EXPECT_EQ(keep_alive.request("GET", "/echo/k").status, 200u);
+  ASSERT_TRUE(core::testing::eventually([&] { return server->open_connections() == 3; }));
+
+  HttpClient newcomer(port);  // stays open: the cap is full again after it
+  EXPECT_EQ(newcomer.request("GET", "/echo/new").status, 200u);
+  EXPECT_TRUE(oldest.closed_by_server());
+  EXPECT_EQ(core::testing::http(port, "GET", "/echo/newer").status, 200u);
+  EXPECT_TRUE(half.closed_by_server());
+  EXPECT_EQ(keep_alive.request("GET", "/echo/still").status, 200u);
+  EXPECT_EQ(server->evicted_connections(), 2u);
+  EXPECT_EQ(server->refused_connections(), 0u);
+  EXPECT_TRUE(core::testing::eventually([&] { return server->open_connections() <= 3; }));
+}
+
+// When every connection at the cap is busy with a request, a new one is refused at once with a
+// 503 problem that says why, and served again once a request is done.
+TEST_F(ServerTest, AtTheCapWithEveryConnectionBusyANewOneIs503) {
+  const auto port = start({.max_connections = 2});
+  std::vector<std::thread> callers;
+  std::atomic<int> answered{0};
+  for (int i = 0; i < 2; ++i)
+    callers.emplace_back([&] { answered += core::testing::http(port, "GET", "/slow").status == 200u; });
+  ASSERT_TRUE(core::testing::eventually([&] { return slow_started == 2; }));
+
+  HttpClient refused(port);
+  const auto res = refused.request("GET", "/echo/x");
+  EXPECT_EQ(res.status, 503u);
+  EXPECT_EQ(res.header("content-type"), "application/problem+json");
+  EXPECT_EQ(res.header("retry-after"), "1");
+  EXPECT_EQ(res.json()["status"], 503);
+  EXPECT_EQ(res.json()["type"], "/problems/too-many-connections");
+  EXPECT_TRUE(refused.closed_by_server());
+  EXPECT_EQ(server->refused_connections(), 1u);
+
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(answered, 2);
+  EXPECT_TRUE(core::testing::eventually([&] { return server->open_connections() == 0; }));
+  EXPECT_EQ(core::testing::http(port, "GET", "/echo/later").status, 200u);
+}
+
 namespace {
 
 // A route whose gate streams its body (Router::gate_body with `stream`): the handler reads it piece

@@ -240,6 +240,34 @@ TEST_F(PsaSyncTest, OneSyncRunsAtATimeAcrossInstances) {
                                         std::chrono::seconds(60)));
 }
 
+// A flood on the public sync route (issue 37, item 3): 48 callers at once on a pool of 4 start one
+// run; the others hear 409 without waiting for a connection past the pool's limit, and a signed-in
+// user is served meanwhile.
+TEST_F(PsaSyncTest, AFloodOnThePublicSyncRouteStartsOneRunAndLeavesThePoolServing) {
+  seed(100);
+  add_user("boss@msp.example", "correct horse battery", true);
+  auto env = psa_env();
+  env["DB_POOL_SIZE"] = "4";
+  start(env);
+  admin = sign_in("boss@msp.example", "correct horse battery");
+  const std::string before = sql("SELECT coalesce(max(id), 0) FROM sync_history");
+  fakes.autotask().set_faults({.latency = std::chrono::milliseconds(100)});  // the run lasts the flood
+  std::vector<std::future<unsigned>> flood;
+  for (int i = 0; i < 48; ++i)
+    flood.push_back(std::async(std::launch::async, [&] { return call("POST", "/api/sync/incremental").status; }));
+  std::map<unsigned, int> statuses;
+  for (auto& f : flood) ++statuses[f.get()];
+  EXPECT_EQ(statuses[202], 1);
+  EXPECT_EQ(statuses[409], 47);
+  EXPECT_EQ(call("GET", "/api/auth/me", nullptr, admin).status, 200u);
+  EXPECT_EQ(svc->service().db().stats().acquire_timeouts, 0u);
+  fakes.autotask().set_faults({});
+  ASSERT_TRUE(core::testing::eventually(
+      [&] { return sql("SELECT count(*) FROM sync_history WHERE status = 'running'") == "0"; },
+      std::chrono::seconds(60)));
+  EXPECT_EQ(sql("SELECT count(*) FROM sync_history WHERE entity_type = 'Tickets' AND id > " + before), "1");
+}
+
 TEST_F(PsaSyncTest, ReconciliationFollowsTheSpecsRuleAndCountsEachOutcome) {
   start_psa();
   const auto add = [&](std::int64_t status, const std::string& title) {
