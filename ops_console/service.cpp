@@ -261,7 +261,7 @@ const core::app::ServiceDefinition& definition() {
                 "how long an instance keeps the disabled-integration rows; changes clear it at once", {1, 86400}))};
         auto notify_settings = notify::read_notify_settings(env);
         auto psa_settings = psa::read_psa_settings(env);
-        auto gitforge_settings = read_gitforge_settings(env);
+        auto gitforge_settings = read_gitforge_settings(env, notify_settings.timeout);
         auto distributor_settings = distributor::read_distributor_settings(env);
         auto accounting_settings = accounting::read_accounting_settings(env);
         auto mfa_settings = mfa::read_mfa_settings(env);
@@ -300,7 +300,8 @@ const core::app::ServiceDefinition& definition() {
               const integrations::Health health(ctx.db, ctx.executor);
               install_psa(ctx, id, registry, psa_settings, health);
               install_tag_routes(ctx, id);
-              auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings);
+              auto dispatcher = gitforge::AgentDispatcher::start(ctx.conninfo, ctx.executor, notify_settings,
+                                                                 {.lease = gitforge_settings.copy_lease});
               ctx.stop_hooks.push_back([dispatcher] { dispatcher->stop(); });
               install_gitforge_routes(ctx, id, gitforge_settings, notifier, dispatcher);
               install_agent_instance_routes(ctx, id, notify_settings);

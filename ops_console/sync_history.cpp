@@ -15,7 +15,12 @@ namespace {
 
 constexpr std::int64_t kAnalyzeAfter = 1000;
 
-constexpr std::string_view kStart = "INSERT INTO sync_history (entity_type, kind) VALUES ($1, $2) RETURNING id";
+constexpr std::string_view kStart =
+    "INSERT INTO sync_history (entity_type, kind, run_lock) VALUES ($1, $2, nullif($3, '')) RETURNING id";
+// The rows of runs that held the lock $1 and died with their instance (the caller holds it now).
+constexpr std::string_view kCloseInterrupted = R"sql(
+  UPDATE sync_history SET finished_at = now(), status = 'failed', error = $2 WHERE status = 'running' AND run_lock = $1
+)sql";
 constexpr std::string_view kFinish = R"sql(
   UPDATE sync_history SET finished_at = now(), status = $2, counts = $3::jsonb, error = $4 WHERE id = $1
 )sql";
@@ -43,8 +48,10 @@ boost::asio::awaitable<void> advance_watermark(core::db::Pool& db, std::string e
   co_await db.query(kAdvanceWatermark, std::move(entity_type), std::move(upto));
 }
 
-boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job) {
-  const auto started = co_await db.query(kStart, entity_type, kind);
+boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string held_lock, std::string entity_type,
+                                          std::string kind, SyncJob job) {
+  if (!held_lock.empty()) co_await db.query(kCloseInterrupted, held_lock, std::string(kInterrupted));
+  const auto started = co_await db.query(kStart, entity_type, kind, held_lock);
   const auto id = started.front().get<std::int64_t>(0);
   nlohmann::json counts = nlohmann::json::object();
   std::exception_ptr failure;
@@ -72,10 +79,10 @@ boost::asio::awaitable<void> analyze_after_bulk_write(core::db::Pool& db, std::s
 namespace {
 
 // The run of start_locked_run(), holding its lock; `job` (and what it keeps) lives in this frame.
-boost::asio::awaitable<void> run_holding(core::db::Pool& db, core::db::AdvisoryLock lock, std::string entity_type,
-                                         std::string kind, SyncJob job) {
+boost::asio::awaitable<void> run_holding(core::db::Pool& db, core::db::AdvisoryLock lock, std::string lock_name,
+                                         std::string entity_type, std::string kind, SyncJob job) {
   try {
-    co_await recorded_run(db, entity_type, std::move(kind), std::move(job));
+    co_await recorded_run(db, std::move(lock_name), entity_type, std::move(kind), std::move(job));
   } catch (const std::exception& e) {
     core::log::warn("a sync failed", {{"entityType", entity_type}, {"error", e.what()}});
   }
@@ -89,9 +96,10 @@ boost::asio::awaitable<bool> start_locked_run(core::db::Pool& db, boost::asio::a
                                               SyncJob job) {
   auto held = co_await core::db::try_advisory_lock(db, lock);
   if (!held) co_return false;
-  boost::asio::co_spawn(executor,
-                        run_holding(db, std::move(*held), std::move(entity_type), std::move(kind), std::move(job)),
-                        boost::asio::detached);
+  boost::asio::co_spawn(
+      executor,
+      run_holding(db, std::move(*held), std::move(lock), std::move(entity_type), std::move(kind), std::move(job)),
+      boost::asio::detached);
   co_return true;
 }
 

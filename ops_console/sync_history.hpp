@@ -2,12 +2,18 @@
 // Every run of every sync is a row of sync_history (migration 0009): the PSA's entities, the
 // distributor, the accounting connection.
 //
-//   co_await recorded_run(db, "distributor", "distributor", [&](nlohmann::json& counts) -> awaitable<void> {
+//   co_await recorded_run(db, kSyncLock, "distributor", "distributor", [&](nlohmann::json& counts) -> awaitable<void> {
 //     counts["companies"] = ...;   // kept also when the run fails part-way
 //   });
 //
 // The row says running while the job runs, then succeeded with the counts the job filled in, or
 // failed with the job's error and the counts so far; the job's exception is then rethrown.
+//
+// A run killed with its instance (kill -9, a lost machine) cannot finish its row. So a run names
+// the advisory lock it holds (`held_lock`, kept in the row: migration 0031), and before its own
+// row is written closes every row still running under that lock as failed with kInterrupted:
+// PostgreSQL released the lock with the dead instance's session, and the caller holds it now, so
+// no live run can own those rows. A run under no lock passes "" and closes nothing.
 #include "core/db/pool.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -22,7 +28,11 @@ namespace ops_console {
 
 using SyncJob = std::function<boost::asio::awaitable<void>(nlohmann::json& counts)>;
 
-boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string entity_type, std::string kind, SyncJob job);
+inline constexpr std::string_view kInterrupted =
+    "interrupted: the instance running this sync stopped before it ended (the next run closed it)";
+
+boost::asio::awaitable<void> recorded_run(core::db::Pool& db, std::string held_lock, std::string entity_type,
+                                          std::string kind, SyncJob job);
 
 // A full sync that runs once across instances, in the background: when the advisory lock `lock` is
 // free, takes it, answers true and runs `job` as a recorded_run (above; a failure is logged), then

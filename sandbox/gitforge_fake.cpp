@@ -1,5 +1,6 @@
 #include "sandbox/gitforge_fake.hpp"
 
+#include "core/async/sleep.hpp"
 #include "core/http/client.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/standard_webhooks.hpp"
@@ -562,10 +563,22 @@ json GitforgeFake::received(const std::string& receiver) const {
   return out;
 }
 
+void GitforgeFake::set_receiver_latency(const std::string& name, std::chrono::milliseconds latency) {
+  std::lock_guard lock(mutex_);
+  latency_[name] = latency;
+}
+
+int GitforgeFake::in_flight(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  const auto it = in_flight_.find(name);
+  return it == in_flight_.end() ? 0 : it->second;
+}
+
 void GitforgeFake::clear() {
   std::lock_guard lock(mutex_);
   received_.clear();
   faults_.clear();
+  latency_.clear();
   for (auto& [name, r] : receivers_) {
     r.accepted.clear();
     r.accepted_order.clear();
@@ -672,8 +685,31 @@ awaitable<json> GitforgeFake::send_push(PushSpec spec) {
 }
 
 void GitforgeFake::install(core::http::Router& router) {
-  router.post("/agent/{name}/events",
-              [this](Request& req) -> awaitable<Response> { co_return deliver(std::string(req.param("name")), req); });
+  router.post("/agent/{name}/events", [this](Request& req) -> awaitable<Response> {
+    const std::string name(req.param("name"));
+    std::chrono::milliseconds latency{0};
+    {
+      std::lock_guard lock(mutex_);
+      if (const auto it = latency_.find(name); it != latency_.end()) latency = it->second;
+      ++in_flight_[name];
+    }
+    if (latency.count() > 0) co_await core::async::sleep_for(latency);
+    {
+      std::lock_guard lock(mutex_);
+      --in_flight_[name];
+    }
+    co_return deliver(name, req);
+  });
+  router.put("/_sandbox/agent/latency", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body, nullptr, false);
+    if (!body.is_object() || !body.contains("receiver") || !body["receiver"].is_string() ||
+        !body.value("latency_ms", json()).is_number_integer() || body["latency_ms"].get<std::int64_t>() < 0 ||
+        body["latency_ms"].get<std::int64_t>() > 600'000)
+      co_return error(400, "body must be {receiver, latency_ms: 0..600000}");
+    set_receiver_latency(body["receiver"].get<std::string>(),
+                         std::chrono::milliseconds(body["latency_ms"].get<std::int64_t>()));
+    co_return Response::empty();
+  });
 
   router.put("/_sandbox/agent/receivers/{name}", [this](Request& req) -> awaitable<Response> {
     const auto body = json::parse(req.body, nullptr, false);

@@ -26,6 +26,10 @@
 //   PUT    /_sandbox/agent/receivers/{name}   {secret} (non-empty): configure or reconfigure → 204
 //   PUT    /_sandbox/agent/faults             {receiver, status, count, retry_after?}: the next `count`
 //                                             deliveries to that receiver are answered `status` → 204
+//   PUT    /_sandbox/agent/latency            {receiver, latency_ms}: every delivery to that receiver waits
+//                                             `latency_ms` (0: none) before it is taken as above and answered,
+//                                             taken also when its sender has gone meanwhile (an answer lost)
+//                                             → 204; in_flight(receiver) counts those waiting
 //   GET    /_sandbox/agent/received?receiver=name
 //          → [{receiver, webhook_id, event, timestamp, signature, verified (signature and timestamp good), status
 //             (what was answered), duplicate (answered as a repeat), body (parsed JSON, or the raw string),
@@ -132,6 +136,8 @@ class GitforgeFake {
   // Agent receivers; thread-safe.
   void configure_receiver(const std::string& name, const std::string& secret);
   void set_receiver_fault(const std::string& name, AgentFault fault);
+  void set_receiver_latency(const std::string& name, std::chrono::milliseconds latency);
+  int in_flight(const std::string& name) const;  // deliveries waiting out the latency
   // What arrived at `receiver` ("" for all), oldest first.
   nlohmann::json received(const std::string& receiver = "") const;
   void clear();  // arrivals, faults and remembered webhook ids; the receivers stay
@@ -159,6 +165,8 @@ class GitforgeFake {
   mutable std::mutex mutex_;
   std::map<std::string, Receiver> receivers_;
   std::map<std::string, AgentFault> faults_;
+  std::map<std::string, std::chrono::milliseconds> latency_;
+  std::map<std::string, int> in_flight_;
   std::deque<nlohmann::json> received_;
 };
 

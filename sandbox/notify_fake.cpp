@@ -1,5 +1,6 @@
 #include "sandbox/notify_fake.hpp"
 
+#include "core/async/sleep.hpp"
 #include "core/util/strings.hpp"
 
 #include <regex>
@@ -90,6 +91,21 @@ void NotifyFake::clear() {
   std::lock_guard lock(mutex_);
   received_.clear();
   faults_.clear();
+  latency_.clear();
+}
+
+void NotifyFake::set_latency(const std::string& receiver, std::chrono::milliseconds latency) {
+  std::lock_guard lock(mutex_);
+  latency_[receiver] = latency;
+}
+
+awaitable<void> NotifyFake::linger(const std::string& receiver) {
+  std::chrono::milliseconds latency{0};
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = latency_.find(receiver); it != latency_.end()) latency = it->second;
+  }
+  if (latency.count() > 0) co_await core::async::sleep_for(latency);
 }
 
 void NotifyFake::set_fault(const std::string& receiver, NotifyFault fault) {
@@ -100,6 +116,7 @@ void NotifyFake::set_fault(const std::string& receiver, NotifyFault fault) {
 void NotifyFake::install(core::http::Router& router) {
   router.post("/chat/v1/spaces/{space}/messages", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("chat", req);
+    co_await linger("chat");
     if (fault)
       co_return with_retry_after(google_error(fault->status, "The service is currently unavailable.", "UNAVAILABLE"),
                                  fault->retry_after);
@@ -123,6 +140,7 @@ void NotifyFake::install(core::http::Router& router) {
 
   router.post("/telegram/{bot}/sendMessage", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("telegram", req);
+    co_await linger("telegram");
     if (fault)
       co_return telegram_error(fault->status, telegram_description(fault->status, fault->retry_after),
                                fault->retry_after);
@@ -149,6 +167,7 @@ void NotifyFake::install(core::http::Router& router) {
 
   router.post("/ntfy/{topic}", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("ntfy", req);
+    co_await linger("ntfy");
     if (fault)
       co_return with_retry_after(
           Response::json(
@@ -174,6 +193,7 @@ void NotifyFake::install(core::http::Router& router) {
 
   router.post("/webhook/{name}", [this](Request& req) -> awaitable<Response> {
     const auto fault = arrive("webhook", req);
+    co_await linger("webhook");
     if (fault)
       co_return with_retry_after(Response::json({{"error", "receiver failed"}}, Status(fault->status)),
                                  fault->retry_after);
@@ -195,6 +215,15 @@ void NotifyFake::install(core::http::Router& router) {
     set_fault(body["receiver"].get<std::string>(), {.status = body.value("status", 500),
                                                     .count = body.value("count", 1),
                                                     .retry_after = body.value("retry_after", 0)});
+    co_return Response::empty();
+  });
+  router.put("/_sandbox/notify/latency", [this](Request& req) -> awaitable<Response> {
+    const auto body = json::parse(req.body, nullptr, false);
+    if (!body.is_object() || !body.contains("receiver") || !body["receiver"].is_string() ||
+        !body.value("latency_ms", json()).is_number_integer() || body["latency_ms"].get<std::int64_t>() < 0 ||
+        body["latency_ms"].get<std::int64_t>() > 600'000)
+      co_return Response::json({{"error", "body must be {receiver, latency_ms: 0..600000}"}}, Status::bad_request);
+    set_latency(body["receiver"].get<std::string>(), std::chrono::milliseconds(body["latency_ms"].get<std::int64_t>()));
     co_return Response::empty();
   });
 }

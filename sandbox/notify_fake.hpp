@@ -15,10 +15,15 @@
 //   DELETE /_sandbox/notify/received
 //   PUT    /_sandbox/notify/faults   {receiver, status, count, retry_after?}: the next `count` requests to
 //          that receiver are refused with `status`, in that vendor's error shape (and recorded)
+//   PUT    /_sandbox/notify/latency  {receiver, latency_ms}: every request to that receiver is recorded on
+//          arrival and answered `latency_ms` later (0: at once); a sender killed meanwhile has sent it
 #include "core/http/router.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -40,14 +45,18 @@ class NotifyFake {
   nlohmann::json received(const std::string& receiver = "") const;
   void clear();
   void set_fault(const std::string& receiver, NotifyFault fault);
+  void set_latency(const std::string& receiver, std::chrono::milliseconds latency);
 
  private:
   // Records the request; returns the fault to answer with, if one is armed.
   std::optional<NotifyFault> arrive(const std::string& receiver, const core::http::Request& req);
+  // Waits the receiver's latency, if one is set.
+  boost::asio::awaitable<void> linger(const std::string& receiver);
 
   mutable std::mutex mutex_;
   std::deque<nlohmann::json> received_;
   std::map<std::string, NotifyFault> faults_;
+  std::map<std::string, std::chrono::milliseconds> latency_;
   long next_id_ = 1;
 };
 

@@ -132,7 +132,7 @@ awaitable<void> AccountingSync::run_locked(core::db::AdvisoryLock lock, bool ful
       full = marks.front().get<std::int64_t>(0) < static_cast<std::int64_t>(std::size(kLists));
     }
     co_await recorded_run(
-        db_, "accounting", full ? "full" : "incremental",
+        db_, std::string(kSyncLock), "accounting", full ? "full" : "incremental",
         [this, tenant, full](json& counts) -> awaitable<void> { co_await pull(tenant, full, counts); });
   } catch (const std::exception& e) {
     core::log::warn("accounting sync failed", {{"error", e.what()}});

@@ -75,10 +75,18 @@ const core::json::StringRule kRefName{.min_length = 1, .max_length = 255};
 
 }  // namespace
 
-GitforgeSettings read_gitforge_settings(core::config::Reader& env) {
-  return {.webhook_secret = env.secret("GITFORGE_WEBHOOK_SECRET",
-                                       "the source-control forge's webhook secret (HMAC-SHA256 of each push); "
-                                       "unset: signatures are not checked")};
+GitforgeSettings read_gitforge_settings(core::config::Reader& env, std::chrono::milliseconds attempt_timeout) {
+  GitforgeSettings s{.webhook_secret = env.secret("GITFORGE_WEBHOOK_SECRET",
+                                                  "the source-control forge's webhook secret (HMAC-SHA256 of each "
+                                                  "push); unset: signatures are not checked")};
+  s.copy_lease = std::chrono::seconds(
+      env.integer("AGENT_COPY_LEASE_SECONDS", 60,
+                  "an agent copy's sender holds it this long at most; a copy whose sender died goes again after it",
+                  {.min = 2, .max = 3600}));
+  // An attempt must end within its lease, or another instance could send the copy beside it.
+  if (s.copy_lease <= attempt_timeout)
+    env.fail("AGENT_COPY_LEASE_SECONDS", "must be more than NOTIFY_TIMEOUT_SECONDS (an attempt ends within its lease)");
+  return s;
 }
 
 void install_gitforge_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> id,

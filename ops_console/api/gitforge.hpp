@@ -18,9 +18,11 @@
 namespace ops_console {
 
 struct GitforgeSettings {
-  std::string webhook_secret;  // GITFORGE_WEBHOOK_SECRET; empty: signatures are not checked
+  std::string webhook_secret;           // GITFORGE_WEBHOOK_SECRET; empty: signatures are not checked
+  std::chrono::seconds copy_lease{60};  // AGENT_COPY_LEASE_SECONDS: DispatchOptions::lease
 };
-GitforgeSettings read_gitforge_settings(core::config::Reader& env);
+// `attempt_timeout`: NOTIFY_TIMEOUT_SECONDS, which the copies' lease must exceed.
+GitforgeSettings read_gitforge_settings(core::config::Reader& env, std::chrono::milliseconds attempt_timeout);
 
 void install_gitforge_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity,
                              const GitforgeSettings& settings, std::shared_ptr<const notify::Notifier> notifier,

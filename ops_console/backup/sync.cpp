@@ -197,7 +197,7 @@ awaitable<void> BackupSync::run_if_free() {
 awaitable<void> BackupSync::run_locked(core::db::AdvisoryLock lock) {
   const auto self = shared_from_this();
   try {
-    co_await recorded_run(db_, "backup", "full",
+    co_await recorded_run(db_, std::string(kSyncLock), "backup", "full",
                           [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
   } catch (const std::exception& e) {
     core::log::warn("backup sync failed", {{"error", e.what()}});

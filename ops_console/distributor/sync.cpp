@@ -179,7 +179,7 @@ awaitable<bool> DistributorSync::start() {
 awaitable<void> DistributorSync::run_locked(core::db::AdvisoryLock lock) {
   const auto self = shared_from_this();  // alive while the run is in the background
   try {
-    co_await recorded_run(db_, "distributor", "distributor",
+    co_await recorded_run(db_, std::string(kSyncLock), "distributor", "distributor",
                           [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
   } catch (const std::exception& e) {
     core::log::warn("distributor sync failed", {{"error", e.what()}});

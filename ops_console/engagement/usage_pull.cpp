@@ -50,7 +50,7 @@ std::string date_text(std::chrono::sys_days day) { return core::format_rfc3339(c
 }  // namespace
 
 awaitable<void> UsagePull::pull() {
-  co_await recorded_run(db_, "mailplatform", "full", [this](json& counts) -> awaitable<void> {
+  co_await recorded_run(db_, "", "mailplatform", "full", [this](json& counts) -> awaitable<void> {
     const auto today = std::chrono::floor<std::chrono::days>(core::now());
     auto first = today - std::chrono::days(kReportDays);
     const auto stored = co_await db_.query(kFinalDays, date_text(first));

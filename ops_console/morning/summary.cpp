@@ -11,6 +11,8 @@
 #include "ops_console/morning/settings.hpp"
 #include "ops_console/notify/destination.hpp"
 
+#include <boost/asio/this_coro.hpp>
+
 #include <algorithm>
 
 namespace ops_console::morning {
@@ -24,7 +26,8 @@ namespace {
 
 // The scheduled claim, from the instant $1: the configuration is enabled, some webhook is, and
 // it is Monday to Friday, at or after $2 and before $3 local time. The insert is the claim of the
-// local date: the unique index morning_summary_days lets one instance have it.
+// local date: the unique index morning_summary_days lets one instance have it. Each claim takes
+// the send's lock ($4, kSendLock, and the id) in the same statement (claim_holding_lock()).
 constexpr std::string_view kClaimScheduled = R"sql(
   WITH c AS (
     SELECT timezone, sections, $1::timestamptz AT TIME ZONE timezone AS local
@@ -35,7 +38,7 @@ constexpr std::string_view kClaimScheduled = R"sql(
     AND c.local::time >= $2::time AND c.local::time < $3::time
     AND EXISTS (SELECT 1 FROM morning_summary_webhooks WHERE enabled)
   ON CONFLICT (day) WHERE kind = 'scheduled' DO NOTHING
-  RETURNING s.id, s.timezone, s.sections, s.at::text
+  RETURNING s.id, s.timezone, s.sections, s.at::text, pg_advisory_lock(hashtext($4::text || s.id))
 )sql";
 
 // A send now: no row when no webhook is enabled.
@@ -44,14 +47,28 @@ constexpr std::string_view kClaimManual = R"sql(
   SELECT 'manual', ($1::timestamptz AT TIME ZONE c.timezone)::date, c.timezone, c.sections, $1::timestamptz, $2
   FROM morning_summary_config c
   WHERE EXISTS (SELECT 1 FROM morning_summary_webhooks WHERE enabled)
-  RETURNING s.id, s.timezone, s.sections, s.at::text
+  RETURNING s.id, s.timezone, s.sections, s.at::text, pg_advisory_lock(hashtext($3::text || s.id))
 )sql";
 
 constexpr std::string_view kClaimTest = R"sql(
   INSERT INTO morning_summary_sends AS s (kind, day, timezone, at, requested_by)
   SELECT 'test', ($1::timestamptz AT TIME ZONE c.timezone)::date, c.timezone, $1::timestamptz, $2
   FROM morning_summary_config c
-  RETURNING s.id, s.timezone, s.sections, s.at::text
+  RETURNING s.id, s.timezone, s.sections, s.at::text, pg_advisory_lock(hashtext($3::text || s.id))
+)sql";
+
+// A send holds the session advisory lock kSendLock + its id from its claim to its end, so a dead
+// instance's sends are the rows still sending whose lock is free: they are closed as failed, and
+// not sent again. (The CTEs keep the lock attempts to those rows.)
+constexpr std::string_view kSendLock = "ops-console: morning summary send ";
+constexpr std::string_view kCutShort =
+    "interrupted: the instance sending it stopped before it ended; it may or may not have reached the webhooks, "
+    "and is not sent again";
+constexpr std::string_view kCloseCutShort = R"sql(
+  WITH sending AS MATERIALIZED (SELECT id FROM morning_summary_sends WHERE status = 'sending'),
+  dead AS MATERIALIZED (SELECT id FROM sending WHERE pg_try_advisory_xact_lock(hashtext($1::text || id)))
+  UPDATE morning_summary_sends s SET status = 'failed', error = $2, finished_at = now()
+  FROM dead WHERE s.id = dead.id
 )sql";
 
 constexpr std::string_view kWebhook = "SELECT id, name, url FROM morning_summary_webhooks WHERE id = $1";
@@ -101,6 +118,21 @@ bool has(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+// Runs the claim `sql` (its last parameter the send lock's prefix, kSendLock) on a connection it
+// keeps: the statement takes the send's lock on it, held until the returned lock is released.
+template <class... Args>
+awaitable<std::optional<std::pair<core::db::Result, core::db::AdvisoryLock>>> claim_holding_lock(core::db::Pool& db,
+                                                                                                 std::string_view sql,
+                                                                                                 Args... args) {
+  auto lease = co_await db.acquire();
+  auto rows = co_await lease.query(sql, std::move(args)..., std::string(kSendLock));
+  if (rows.empty()) co_return std::nullopt;
+  std::string name = std::string(kSendLock) + std::string(rows.front().text(0));
+  auto executor = co_await asio::this_coro::executor;
+  co_return std::make_pair(std::move(rows),
+                           core::db::AdvisoryLock(std::move(executor), std::move(lease), std::move(name)));
+}
+
 }  // namespace
 
 Summary::Summary(core::db::Pool& db, asio::any_io_executor executor, std::shared_ptr<const notify::Notifier> notifier,
@@ -121,9 +153,9 @@ Summary::Claim Summary::claim_of(const core::db::Row& r) {
 }
 
 awaitable<json> Summary::send_now(std::int64_t user_id) {
-  const auto rows = co_await db_.query(kClaimManual, clock_.at, user_id);
-  if (rows.empty()) throw Problem::conflict("no morning-summary webhook is enabled: add or enable one first");
-  co_return co_await send_claimed(claim_of(rows.front()));
+  auto claimed = co_await claim_holding_lock(db_, kClaimManual, clock_.at, user_id);
+  if (!claimed) throw Problem::conflict("no morning-summary webhook is enabled: add or enable one first");
+  co_return co_await send_claimed(claim_of(claimed->first.front()), std::move(claimed->second));
 }
 
 awaitable<json> Summary::send_test(std::int64_t webhook_id, std::int64_t user_id) {
@@ -131,21 +163,26 @@ awaitable<json> Summary::send_test(std::int64_t webhook_id, std::int64_t user_id
   if (found.empty()) throw Problem::not_found("no morning-summary webhook " + std::to_string(webhook_id));
   std::vector<Target> targets{
       {.id = webhook_id, .name = std::string(found.front().text(1)), .url = std::string(found.front().text(2))}};
-  const auto rows = co_await db_.query(kClaimTest, clock_.at, user_id);
-  const Claim c = claim_of(rows.front());
+  auto claimed = co_await claim_holding_lock(db_, kClaimTest, clock_.at, user_id);
+  if (!claimed) throw std::runtime_error("the morning-summary configuration row is missing");
+  const Claim c = claim_of(claimed->first.front());
   const Rendered text = test_message(targets.front().name, c.timezone);
   notify::Message message{.title = text.title, .text = text.text};
   json results = co_await deliver_all(std::move(targets), message);
-  co_return co_await finish(c.id, message, std::move(results), "");
+  json entry = co_await finish(c.id, message, std::move(results), "");
+  co_await claimed->second.release();
+  co_return entry;
 }
 
 awaitable<std::optional<json>> Summary::tick() {
-  const auto rows = co_await db_.query(kClaimScheduled, clock_.at, std::string(kSendAt), std::string(kCatchUpUntil));
-  if (rows.empty()) co_return std::nullopt;
-  Claim claim = claim_of(rows.front());
+  co_await db_.query(kCloseCutShort, std::string(kSendLock), std::string(kCutShort));
+  auto claimed =
+      co_await claim_holding_lock(db_, kClaimScheduled, clock_.at, std::string(kSendAt), std::string(kCatchUpUntil));
+  if (!claimed) co_return std::nullopt;
+  Claim claim = claim_of(claimed->first.front());
   core::log::info("morning summary due: this instance claimed the day and sends it",
                   {{"send", claim.id}, {"timezone", claim.timezone}});
-  co_return co_await send_claimed(std::move(claim));
+  co_return co_await send_claimed(std::move(claim), std::move(claimed->second));
 }
 
 namespace {
@@ -179,7 +216,7 @@ void Summary::schedule(core::app::Context& ctx, std::chrono::milliseconds interv
   });
 }
 
-awaitable<json> Summary::send_claimed(Claim claim) {
+awaitable<json> Summary::send_claimed(Claim claim, core::db::AdvisoryLock lock) {
   notify::Message message;
   json results = json::array();
   std::string error;
@@ -199,7 +236,9 @@ awaitable<json> Summary::send_claimed(Claim claim) {
     error = e.what();
   }
   if (!error.empty()) core::log::error("morning summary not sent", {{"send", claim.id}, {"error", error}});
-  co_return co_await finish(claim.id, message, std::move(results), std::move(error));
+  json entry = co_await finish(claim.id, message, std::move(results), std::move(error));
+  co_await lock.release();
+  co_return entry;
 }
 
 awaitable<json> Summary::figures(const Claim& claim, const std::vector<std::string>& disabled) {

@@ -9,7 +9,9 @@
 // and finished with one result per webhook. The scheduled send claims its local date with that
 // insert (a unique index on the day of scheduled rows): of any number of instances, one inserts
 // the row and sends; the others find the day taken. So a day is sent at most once; a send cut
-// short by a crash is not repeated.
+// short by a crash is not repeated. A send holds a session advisory lock of its own from its claim
+// (the same statement) to its end, so the schedule's look (tick()) can tell a send whose instance
+// died, its lock gone with the session, and closes its row as failed.
 //
 // The current instant is the Clock's (dashboard/clock.hpp), bound as $n::timestamptz; whether a
 // send is due (a weekday, at or after kSendAt and before kCatchUpUntil local time, the
@@ -19,6 +21,7 @@
 // "*title*\ntext"}), each destination cleared by the notifications' URL guard first, with the
 // notifier's settings (timeout, one retry on a 429 or 5xx); nothing is recorded in
 // notification_deliveries (its rows belong to notification channels).
+#include "core/db/advisory_lock.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/client.hpp"
 #include "ops_console/dashboard/clock.hpp"
@@ -81,7 +84,8 @@ class Summary {
   };
 
   static Claim claim_of(const core::db::Row& row);  // id, timezone, sections, at
-  boost::asio::awaitable<nlohmann::json> send_claimed(Claim claim);
+  // The send, holding its lock (claim_holding_lock() in summary.cpp) until its row is finished.
+  boost::asio::awaitable<nlohmann::json> send_claimed(Claim claim, core::db::AdvisoryLock lock);
   boost::asio::awaitable<nlohmann::json> figures(const Claim& claim, const std::vector<std::string>& disabled);
   boost::asio::awaitable<nlohmann::json> mfa_figures(bool switched_off);
   boost::asio::awaitable<nlohmann::json> deliver_all(std::vector<Target> targets, notify::Message message);

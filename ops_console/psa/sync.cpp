@@ -127,7 +127,8 @@ awaitable<bool> PsaSync::run_incremental() {
 awaitable<void> PsaSync::sync_all(core::db::AdvisoryLock lock) {
   const auto self = shared_from_this();  // alive while the run is in the background
   std::vector<std::pair<std::string, std::function<awaitable<void>()>>> steps;
-  steps.emplace_back("CompanyClassifications", [this]() -> awaitable<void> { co_await sync_picklists(); });
+  steps.emplace_back("CompanyClassifications",
+                     [this]() -> awaitable<void> { co_await sync_picklists(std::string(kSyncLock)); });
   for (const auto& entity : entities())
     steps.emplace_back(entity.name, [this, &entity]() -> awaitable<void> { co_await sync_entity(entity); });
   steps.emplace_back("DeletedTicketLogs", [this]() -> awaitable<void> { co_await sync_deleted_tickets(); });
@@ -143,10 +144,10 @@ awaitable<void> PsaSync::sync_all(core::db::AdvisoryLock lock) {
 
 // A sync_history row around `job` (ops_console/sync_history.hpp); a failure is rethrown as a
 // PsaError, which the routes answer as 502.
-awaitable<void> PsaSync::recorded(std::string entity_type, std::string kind, Job job) {
+awaitable<void> PsaSync::recorded(std::string held_lock, std::string entity_type, std::string kind, Job job) {
   std::string error;
   try {
-    co_await recorded_run(db_, std::move(entity_type), std::move(kind), std::move(job));
+    co_await recorded_run(db_, std::move(held_lock), std::move(entity_type), std::move(kind), std::move(job));
     co_return;
   } catch (const std::exception& x) {
     error = x.what();
@@ -174,7 +175,7 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
   json query{{"Filter", std::move(filter)}, {"IncludeFields", e.include_fields()}};
 
   const std::string kind = since || e.modified.empty() ? "incremental" : "full";
-  co_await recorded(name, kind, [&](json& counts) -> awaitable<void> {
+  co_await recorded(std::string(kSyncLock), name, kind, [&](json& counts) -> awaitable<void> {
     std::int64_t upserted = 0;
     auto store = [&](json items) -> awaitable<void> {
       const json rows = to_rows(e, items);
@@ -203,7 +204,7 @@ awaitable<void> PsaSync::sync_deleted_tickets() {
   }
   json filter = json::array({condition("gte", "deletedDateTime", *mark)});
   json query{{"Filter", std::move(filter)}, {"IncludeFields", {"id", "ticketID", "deletedDateTime"}}};
-  co_await recorded(name, "incremental", [&](json& counts) -> awaitable<void> {
+  co_await recorded(std::string(kSyncLock), name, "incremental", [&](json& counts) -> awaitable<void> {
     std::vector<std::string> ids;
     std::optional<core::Timestamp> newest;
     auto collect = [&](json items) -> awaitable<void> {
@@ -223,22 +224,23 @@ awaitable<void> PsaSync::sync_deleted_tickets() {
 }
 
 // The company classification picklist and the ticket picklists the views label with.
-awaitable<void> PsaSync::sync_picklists() {
-  co_await recorded("CompanyClassifications", "classifications", [&](json& counts) -> awaitable<void> {
-    const json company_fields = co_await psa_->fields("Companies");
-    const json classifications = picklist_rows(company_fields, "classification");
-    const auto stored = co_await db_.query(kUpsertClassifications, classifications);
-    const json ticket_fields = co_await psa_->fields("Tickets");
-    json ticket_rows = json::array();
-    for (const auto field : kTicketPicklists)
-      for (auto& row : picklist_rows(ticket_fields, field)) ticket_rows.push_back(std::move(row));
-    co_await db_.query(kUpsertPicklist, "Tickets", ticket_rows);
-    counts = {{"classifications", stored.size()}, {"ticket_picklist_values", ticket_rows.size()}};
-  });
+awaitable<void> PsaSync::sync_picklists(std::string held_lock) {
+  co_await recorded(std::move(held_lock), "CompanyClassifications", "classifications",
+                    [&](json& counts) -> awaitable<void> {
+                      const json company_fields = co_await psa_->fields("Companies");
+                      const json classifications = picklist_rows(company_fields, "classification");
+                      const auto stored = co_await db_.query(kUpsertClassifications, classifications);
+                      const json ticket_fields = co_await psa_->fields("Tickets");
+                      json ticket_rows = json::array();
+                      for (const auto field : kTicketPicklists)
+                        for (auto& row : picklist_rows(ticket_fields, field)) ticket_rows.push_back(std::move(row));
+                      co_await db_.query(kUpsertPicklist, "Tickets", ticket_rows);
+                      counts = {{"classifications", stored.size()}, {"ticket_picklist_values", ticket_rows.size()}};
+                    });
 }
 
 awaitable<json> PsaSync::sync_classifications() {
-  co_await sync_picklists();
+  co_await sync_picklists("");  // the administrator's re-read, under no lock
   co_return co_await classifications();
 }
 
@@ -261,7 +263,7 @@ awaitable<ReconcileResult> PsaSync::reconcile_pass() {
   const auto self = shared_from_this();
   const Entity& tickets = *entity_named("Tickets");
   ReconcileResult r;
-  co_await recorded("Tickets", "reconcile", [&](json& counts) -> awaitable<void> {
+  co_await recorded(std::string(kReconcileLock), "Tickets", "reconcile", [&](json& counts) -> awaitable<void> {
     const auto stale = co_await db_.query(kStaleTickets, kStaleAfterDays, kReconcileLimit);
     for (const auto& row : stale) {
       const auto id = row.get<std::int64_t>(0);

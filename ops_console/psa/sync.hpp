@@ -62,11 +62,12 @@ class PsaSync : public std::enable_shared_from_this<PsaSync> {
 
  private:
   using Job = std::function<boost::asio::awaitable<void>(nlohmann::json& counts)>;
-  boost::asio::awaitable<void> recorded(std::string entity_type, std::string kind, Job job);
+  // `held_lock`: the advisory lock the run holds ("" for none; recorded_run, sync_history.hpp).
+  boost::asio::awaitable<void> recorded(std::string held_lock, std::string entity_type, std::string kind, Job job);
   boost::asio::awaitable<void> sync_all(core::db::AdvisoryLock lock);
   boost::asio::awaitable<void> sync_entity(const Entity& entity);
   boost::asio::awaitable<void> sync_deleted_tickets();
-  boost::asio::awaitable<void> sync_picklists();
+  boost::asio::awaitable<void> sync_picklists(std::string held_lock);
   boost::asio::awaitable<ReconcileResult> reconcile_pass();
 
   core::db::Pool& db_;

@@ -125,7 +125,8 @@ awaitable<bool> RmmSync::start() {
 awaitable<void> RmmSync::run_locked(core::db::AdvisoryLock lock) {
   const auto self = shared_from_this();
   try {
-    co_await recorded_run(db_, "rmm", "full", [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
+    co_await recorded_run(db_, std::string(kRmmSyncLock), "rmm", "full",
+                          [this](json& counts) -> awaitable<void> { co_await full_sync(counts); });
   } catch (const std::exception& e) {
     core::log::warn("remote-management sync failed", {{"error", e.what()}});
   }

@@ -326,6 +326,30 @@ TEST_F(AnalyzerTest, AJobWhoseWorkerDiedIsTakenAgain) {
             "failed:the worker stopped mid-run,succeeded:");
 }
 
+// Kill -9 of the service mid-job (README, "Reliability under kill -9"): the service dies while the
+// model is asked. Another instance takes the job once its lease has run out and completes it once:
+// the job succeeded at its second attempt, one analysis, the dead run's execution closed as failed.
+TEST_F(AnalyzerTest, AJobHeldByAKilledServiceIsCompletedOnceByAnother) {
+  start_analyzer({{"ANALYZER_WORKERS", "0"}});
+  analyze({{"ticketIds", {101}}}, tech);  // queued: this instance runs no worker
+  svc.reset();
+  fakes.model().set_faults({.latency = std::chrono::seconds(5)});
+  auto env = analyzer_env();
+  env["ANALYZER_LEASE_SECONDS"] = "2";
+  ASSERT_NO_FATAL_FAILURE(kill_mid_item(env, [&] { return fakes.model().request_count() == 1; }));
+  EXPECT_EQ(sql("SELECT status || ':' || attempts FROM analysis_jobs"), "running:1");
+  fakes.model().set_faults({});
+
+  start(env);
+  wait_for_jobs();
+  EXPECT_EQ(sql("SELECT status || ':' || attempts FROM analysis_jobs"), "succeeded:2");
+  EXPECT_EQ(sql("SELECT count(*) || ' ' || string_agg(status, ',') FROM analyses"), "1 succeeded");
+  EXPECT_EQ(sql("SELECT a.id = j.analysis_id FROM analyses a, analysis_jobs j"), "t");
+  EXPECT_EQ(sql("SELECT string_agg(status || ':' || coalesce(error, ''), ',' ORDER BY id) FROM pipeline_executions"),
+            "failed:the worker stopped mid-run,succeeded:");
+  EXPECT_EQ(fakes.model().request_count(), 3);  // the killed run's question, asked again with the next
+}
+
 TEST_F(AnalyzerTest, ALeaseIsRenewedWhileTheModelIsSlowAndATicketRunsOnce) {
   start_analyzer({{"ANALYZER_LEASE_SECONDS", "1"}});
   fakes.model().set_faults({.latency = std::chrono::milliseconds(1200)});

@@ -9,6 +9,9 @@
 #include <sodium.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
+#include <functional>
+
 namespace ops_console::testing {
 
 using core::testing::HttpResponse;
@@ -28,6 +31,27 @@ struct ConsoleTest : ::testing::Test {
         ops_console::definition(), database.url(), core::config::Environment(env.begin(), env.end()), std::move(clock));
   }
   std::string sql(const std::string& s) { return core::testing::sql(database.url(), s); }
+
+  // Kill -9 mid-item (README, "Reliability under kill -9"): runs the ops-console binary as a child
+  // process over this test's database with `env`, calls `begin` with its port when the item is one
+  // a request starts, waits until `in_flight` holds (the item has reached the fake that answers it
+  // slowly), and kills the child with SIGKILL. Another instance then finds what the crash left.
+  // Call it under ASSERT_NO_FATAL_FAILURE.
+  void kill_mid_item(std::map<std::string, std::string> env, const std::function<bool()>& in_flight,
+                     const std::function<void(std::uint16_t port)>& begin = {}) {
+    env["DATABASE_URL"] = database.url();
+    env["PORT"] = "0";
+    env["METRICS_ADDRESS"] = "127.0.0.1:0";  // not the default port, which another run may hold
+    env["DB_STARTUP_WAIT_SECONDS"] = "0";
+    env.emplace("LOGIN_DELAY_MS", "1");
+    core::testing::Process child(OPS_CONSOLE_BINARY, {}, env);
+    const auto listening = child.wait_for_log("listening");
+    ASSERT_TRUE(listening) << child.stderr_text();
+    if (begin) begin((*listening)["port"].get<std::uint16_t>());
+    ASSERT_TRUE(core::testing::eventually(in_flight, std::chrono::seconds(20))) << child.stderr_text();
+    child.signal(SIGKILL);
+    ASSERT_TRUE(child.wait_exit().has_value());
+  }
 
   // A test user's password hash: argon2id as the service writes it, at libsodium's least cost. The
   // service verifies a hash by the parameters it carries, so sign-in runs the real check, in

@@ -2,6 +2,7 @@
 // state table of the sync route, the matching of distributor companies to PSA companies, the
 // resolve table, the company list and detail, the token cache and throttling.
 #include "core/util/strings.hpp"
+#include "ops_console/sync_history.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -113,6 +114,41 @@ TEST_F(DistributorTest, TheStatusShowsTheLastTenDistributorRuns) {
   EXPECT_EQ(history[0]["counts"]["run"], 12);  // newest first
   EXPECT_EQ(history[9]["counts"]["run"], 3);
   for (const auto& h : history) EXPECT_EQ(h["entityType"], "distributor");
+}
+
+// Kill -9 of the service mid-sync (README, "Reliability under kill -9"): PostgreSQL releases the
+// run's lock with the dead session, so the next run is started, not refused with 409; it closes the
+// row the dead run left running as interrupted, and the copy ends equal to the distributor's.
+TEST_F(DistributorTest, ASyncKilledMidRunIsClosedAsInterruptedAndTheNextRunCompletesTheCopy) {
+  seed();
+  add_user("boss@msp.example", kPassword, true);
+  add_user("tech@msp.example", kPassword);
+  fakes.pax8().set_faults({.latency = std::chrono::seconds(2)});
+  ASSERT_NO_FATAL_FAILURE(kill_mid_item(
+      distributor_env(),
+      [&] {
+        return fakes.pax8().stats()["in_flight"].get<int>() > 0 &&
+               sql("SELECT count(*) FROM sync_history WHERE status = 'running'") == "1";
+      },
+      [](std::uint16_t port) {
+        const auto login = core::testing::http(port, "POST", "/api/auth/login",
+                                               json{{"email", "boss@msp.example"}, {"password", kPassword}}.dump());
+        const auto res = core::testing::http(port, "POST", "/api/distributor/sync", "",
+                                             {{"Cookie", "ops_session=" + token_of(login)}});
+        EXPECT_EQ(res.status, 202u) << res.body;
+      }));
+  fakes.pax8().set_faults({});
+
+  start(distributor_env());
+  boss = sign_in("boss@msp.example", kPassword);
+  sync();  // 202: the dead run holds no lock
+  const json state = get("/api/distributor/sync");
+  ASSERT_EQ(state["history"].size(), 2u) << state;
+  EXPECT_EQ(state["history"][0]["status"], "succeeded");
+  EXPECT_EQ(state["history"][1]["status"], "failed");
+  EXPECT_EQ(state["history"][1]["error"], ops_console::kInterrupted);
+  EXPECT_EQ(state["counts"]["companies"], fake_count("companies"));
+  EXPECT_EQ(state["counts"]["subscriptions"], fake_count("subscriptions"));
 }
 
 // The spec's state table: 403 while switched off (checked first, also while a run is under way),

@@ -50,17 +50,20 @@ struct GitforgeTest : NotifyTest {
     if (with_secret) e["GITFORGE_WEBHOOK_SECRET"] = kForgeSecret;
     return e;
   }
-  core::testing::HttpResponse deliver(const std::string& body, std::map<std::string, std::string> headers) {
+  // To the service on `port` (0: svc).
+  core::testing::HttpResponse deliver(const std::string& body, std::map<std::string, std::string> headers,
+                                      std::uint16_t port = 0) {
     headers.emplace("Content-Type", "application/json");
-    return core::testing::http(svc->port(), "POST", "/api/webhooks/gitforge", body, headers);
+    return core::testing::http(port ? port : svc->port(), "POST", "/api/webhooks/gitforge", body, headers);
   }
   // GitHub's headers, signed with `secret` ("" for none).
   core::testing::HttpResponse github(const json& payload, const std::string& delivery,
-                                     const std::string& secret = kForgeSecret, const std::string& event = "push") {
+                                     const std::string& secret = kForgeSecret, const std::string& event = "push",
+                                     std::uint16_t port = 0) {
     const std::string body = payload.dump();
     std::map<std::string, std::string> h{{"X-GitHub-Event", event}, {"X-GitHub-Delivery", delivery}};
     if (!secret.empty()) h["X-Hub-Signature-256"] = "sha256=" + core::hmac_sha256_hex(secret, body);
-    return deliver(body, h);
+    return deliver(body, h, port);
   }
   std::map<std::string, std::string> secrets;  // of the instances add_instance made, by name
   // Whether an arrival at the sandbox's receiver verifies, by core's rule, under `secret`.
@@ -314,6 +317,44 @@ TEST_F(GitforgeTest, ACopyWhoseSenderDiedIsSentAgainWhenItsLeaseEnds) {
   const json got = fakes.gitforge().received("builder");
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[1]["duplicate"], true);
+}
+
+// Kill -9 of the service mid-copy (README, "Reliability under kill -9"): the agent takes the copy,
+// and its answer is lost with the service. Another instance sends the copy again once its lease has
+// run out, with the same webhook-id, and the agent acknowledges the repeat without taking it twice:
+// at least once, deduplicated by the webhook-id.
+TEST_F(GitforgeTest, ACopyHeldByAKilledServiceGoesAgainWithTheSameWebhookId) {
+  start_with(env());
+  add_instance("builder");
+  svc.reset();
+  fakes.gitforge().set_receiver_latency("builder", std::chrono::seconds(2));
+  auto e = env();
+  e["NOTIFY_TIMEOUT_SECONDS"] = "3";
+  e["AGENT_COPY_LEASE_SECONDS"] = "4";
+  ASSERT_NO_FATAL_FAILURE(kill_mid_item(
+      e, [&] { return fakes.gitforge().in_flight("builder") == 1; },
+      [&](std::uint16_t port) {
+        const auto res =
+            github(push_payload("msp/ops-scripts", "main", {{sha('b'), "Killed"}}), "d-1", kForgeSecret, "push", port);
+        EXPECT_EQ(res.status, 200u) << res.body;
+      }));
+  EXPECT_EQ(sql("SELECT status || ' ' || attempts FROM agent_deliveries"), "pending 1");
+  fakes.gitforge().set_receiver_latency("builder", {});
+
+  start(e);
+  ASSERT_TRUE(settled());
+  EXPECT_EQ(sql("SELECT status || ' ' || attempts FROM agent_deliveries"), "delivered 2");
+  json got;
+  ASSERT_TRUE(core::testing::eventually([&] { return (got = fakes.gitforge().received("builder")).size() == 2; }));
+  const std::string id = sql("SELECT webhook_id FROM agent_deliveries");
+  int repeats = 0;
+  for (const auto& arrival : got) {
+    EXPECT_EQ(arrival["webhook_id"], id);  // one copy, one id, on both attempts
+    EXPECT_EQ(arrival["status"], 200);
+    EXPECT_TRUE(verifies(arrival, secrets["builder"]));
+    repeats += arrival["duplicate"].get<bool>();
+  }
+  EXPECT_EQ(repeats, 1);  // taken once, acknowledged once as a repeat
 }
 
 // The forge's answer does not wait for an agent: here the agent never answers (a socket that

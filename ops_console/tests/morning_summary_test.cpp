@@ -3,6 +3,7 @@
 // sandbox's chat receivers with one result per webhook in the history, and the weekday schedule:
 // one send per local morning across instances, the catch-up after a late start, and none on a
 // weekend, after the cut-off or while disabled.
+#include "core/testing/manual_clock.hpp"
 #include "ops_console/integrations/registry.hpp"
 #include "ops_console/morning/summary.hpp"
 #include "ops_console/tests/notify_fixture.hpp"
@@ -323,4 +324,54 @@ TEST_F(MorningSummaryTest, TheScheduleSendsOncePerWeekdayMorningAcrossInstancesA
   EXPECT_EQ(sql("SELECT string_agg(day::text, ' ' ORDER BY day) FROM morning_summary_sends"),
             "2026-11-23 2026-11-30 2026-12-02");
   EXPECT_EQ(chat_messages().size(), 3u);
+}
+
+// Kill -9 of the service mid-send (README, "Reliability under kill -9"): the chat space has the
+// message, and its answer is lost with the service. A day is sent at most once: another instance
+// the same morning finds the day claimed and sends nothing, and closes the send cut short (its lock
+// went with the dead session) as failed instead of leaving it `sending`.
+TEST_F(MorningSummaryTest, ASendCutShortByAKillIsClosedAndNotRepeated) {
+  sql("UPDATE morning_summary_config SET enabled = true, timezone = 'Pacific/Auckland', sections = '{overview}'");
+  sql("INSERT INTO morning_summary_webhooks (name, url, url_shown) VALUES ('NOC', '" + chat_url("NOC") +
+      "', 'http://127.0.0.1/…')");
+  fakes.notify().set_latency("chat", std::chrono::seconds(3));
+  const auto e =
+      env({{"DASHBOARD_NOW", kMondayMorning}, {"MORNING_SUMMARY_TICK_SECONDS", "1"}, {"NOTIFY_TIMEOUT_SECONDS", "10"}});
+  ASSERT_NO_FATAL_FAILURE(kill_mid_item(e, [&] { return chat_messages().size() == 1; }));
+  fakes.notify().set_latency("chat", {});
+  EXPECT_EQ(sql("SELECT kind || ' ' || day || ' ' || status FROM morning_summary_sends"),
+            "scheduled 2026-11-23 sending");
+
+  auto clock = std::make_shared<core::testing::ManualClock>();
+  start(e, clock);
+  clock->advance(std::chrono::seconds(1));  // a look of the schedule after the one at its start
+  EXPECT_EQ(clock->rounds("morning summary"), 1);
+  EXPECT_EQ(chat_messages().size(), 1u);
+  EXPECT_EQ(sql("SELECT string_agg(kind || ' ' || status || ' ' || (finished_at IS NOT NULL), ',') "
+                "FROM morning_summary_sends"),
+            "scheduled failed true");
+  EXPECT_TRUE(has(sql("SELECT error FROM morning_summary_sends"), "interrupted: the instance sending it stopped"));
+}
+
+// A send under way holds its lock: another instance's look (its schedule's tick, here called
+// while the service's send waits on a slow chat space) leaves it `sending` and sends nothing.
+TEST_F(MorningSummaryTest, ASendUnderWayIsNotClosedByAnotherInstancesLook) {
+  sql("UPDATE morning_summary_config SET enabled = true, timezone = 'Pacific/Auckland', sections = '{overview}'");
+  sql("INSERT INTO morning_summary_webhooks (name, url, url_shown) VALUES ('NOC', '" + chat_url("NOC") +
+      "', 'http://127.0.0.1/…')");
+  fakes.notify().set_latency("chat", std::chrono::seconds(3));
+  start_with(env({{"DASHBOARD_NOW", kMondayMorning}, {"NOTIFY_TIMEOUT_SECONDS", "10"}}));
+  ASSERT_TRUE(core::testing::eventually([&] { return chat_messages().size() == 1; }));
+
+  core::testing::IoThreads io;
+  core::db::Pool pool(io.executor(), {.conninfo = database.url()});
+  auto registry =
+      std::make_shared<ops_console::integrations::Registry>(pool, ops_console::integrations::RegistryOptions{});
+  auto notifier =
+      std::make_shared<const ops_console::notify::Notifier>(pool, io.executor(), ops_console::notify::NotifySettings{});
+  ops_console::morning::Summary other(pool, io.executor(), notifier, registry, nullptr, {.at = kMondayMorning});
+  EXPECT_FALSE(io.run(other.tick()));  // the day is taken
+  EXPECT_EQ(sql("SELECT status FROM morning_summary_sends"), "sending");
+  ASSERT_TRUE(core::testing::eventually([&] { return sql("SELECT status FROM morning_summary_sends") == "sent"; }));
+  EXPECT_EQ(chat_messages().size(), 1u);
 }

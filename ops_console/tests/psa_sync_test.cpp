@@ -6,6 +6,7 @@
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/api/sync.hpp"
+#include "ops_console/sync_history.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/autotask_seed.hpp"
 #include "sandbox/sandbox.hpp"
@@ -76,6 +77,15 @@ struct PsaSyncTest : ConsoleTest {
     for (const auto& row : fakes.autotask().rows(entity)) ids.insert(std::to_string(row["id"].get<std::int64_t>()));
     return ids;
   }
+  // The tickets a sync copies: the last 90 days of activity, and every ticket not complete whatever its age.
+  std::set<std::string> synced_ticket_ids() {
+    std::set<std::string> expected;
+    const auto window = core::now() - std::chrono::days(90);
+    for (const auto& t : fakes.autotask().rows("Tickets"))
+      if (t["status"] != 5 || *core::parse_rfc3339(t["lastActivityDate"].get<std::string>()) >= window)
+        expected.insert(std::to_string(t["id"].get<std::int64_t>()));
+    return expected;
+  }
   std::set<std::string> copy_ids(const std::string& table) {
     std::set<std::string> ids;
     const std::string list = sql("SELECT string_agg(id::text, ',') FROM " + table + " WHERE deleted_at IS NULL");
@@ -105,12 +115,7 @@ TEST_F(PsaSyncTest, AFullSyncEqualsTheFakesData) {
                                                         {"TicketTagAssociations", "ticket_tags"}})
     EXPECT_EQ(copy_ids(table), fake_ids(entity)) << entity;
 
-  // Tickets: the last 90 days of activity, and every ticket not complete whatever its age.
-  std::set<std::string> expected;
-  const auto window = core::now() - std::chrono::days(90);
-  for (const auto& t : fakes.autotask().rows("Tickets"))
-    if (t["status"] != 5 || *core::parse_rfc3339(t["lastActivityDate"].get<std::string>()) >= window)
-      expected.insert(std::to_string(t["id"].get<std::int64_t>()));
+  const std::set<std::string> expected = synced_ticket_ids();
   EXPECT_EQ(copy_ids("tickets"), expected);
   EXPECT_LT(expected.size(), fakes.autotask().rows("Tickets").size());  // the window left some out
 
@@ -223,6 +228,34 @@ TEST_F(PsaSyncTest, AnIncrementalSyncPicksUpAChangeAndADeletion) {
                           "ORDER BY id DESC LIMIT 1")),
             10);
   EXPECT_LT(fakes.autotask().stats()["requests"].get<long>() - requests_before, 40);
+}
+
+// Kill -9 of the service mid-sync (README, "Reliability under kill -9"): PostgreSQL releases the
+// run's lock with the dead session, so the next run is not refused; it closes the row the dead run
+// left running as interrupted, and the copy ends equal to the PSA's.
+TEST_F(PsaSyncTest, ASyncKilledMidRunIsClosedAsInterruptedAndTheNextRunCompletesTheCopy) {
+  seed(200);
+  fakes.autotask().set_faults({.latency = std::chrono::seconds(2), .entity = "Tickets"});
+  ASSERT_NO_FATAL_FAILURE(kill_mid_item(
+      psa_env(),
+      [&] {  // the Tickets' query (the picklist step reads the Tickets' fields first, as slowly)
+        return fakes.autotask().stats()["entities"]["Tickets"]["in_flight"].get<int>() > 0 &&
+               sql("SELECT string_agg(entity_type, ',') FROM sync_history WHERE status = 'running'") == "Tickets";
+      },
+      [](std::uint16_t port) { EXPECT_EQ(core::testing::http(port, "POST", "/api/sync/incremental").status, 202u); }));
+  EXPECT_EQ(sql("SELECT string_agg(entity_type || ' ' || status, ',') FROM sync_history WHERE status = 'running'"),
+            "Tickets running");
+  fakes.autotask().set_faults({});
+
+  start_psa();
+  sync();  // started (202), not refused by the dead run's lock; it leaves no row running
+  EXPECT_EQ(sql("SELECT status || ': ' || error FROM sync_history WHERE entity_type = 'Tickets' ORDER BY id LIMIT 1"),
+            "failed: " + std::string(ops_console::kInterrupted));
+  EXPECT_EQ(
+      sql("SELECT kind || ' ' || status FROM sync_history WHERE entity_type = 'Tickets' ORDER BY id DESC LIMIT 1"),
+      "full succeeded");  // the interrupted run set no watermark: the Tickets are read whole again
+  EXPECT_EQ(copy_ids("tickets"), synced_ticket_ids());
+  EXPECT_EQ(copy_ids("companies"), fake_ids("Companies"));
 }
 
 TEST_F(PsaSyncTest, OneSyncRunsAtATimeAcrossInstances) {

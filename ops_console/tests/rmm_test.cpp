@@ -8,8 +8,6 @@
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
 
-#include <csignal>
-
 namespace {
 
 using nlohmann::json;
@@ -252,20 +250,9 @@ TEST_F(RmmTest, AnExecutionHeldByAKilledServiceIsNeverRunAgain) {
   sql("INSERT INTO rmm_executions (device, script, agent_id, script_id, timeout_seconds) VALUES ('pc', 'x', '" + agent +
       "', 1, 1)");
   auto env = rmm_env();
-  env["DATABASE_URL"] = database.url();
-  env["PORT"] = "0";
-  env["METRICS_ADDRESS"] = "127.0.0.1:0";  // not the default port, which another run may hold
-  env["DB_STARTUP_WAIT_SECONDS"] = "0";
   env["RMM_LEASE_MARGIN_SECONDS"] = "0";  // the lease ends 4 s after the claim (1 s timeout, Tactical's 3 s)
-  {
-    core::testing::Process child(OPS_CONSOLE_BINARY, {}, env);
-    ASSERT_TRUE(core::testing::eventually([&] { return fakes.tacticalrmm().stats()["in_flight_runs"] == 1; },
-                                          std::chrono::seconds(20)))
-        << child.stderr_text();
-    EXPECT_EQ(sql("SELECT status FROM rmm_executions"), "running");
-    child.signal(SIGKILL);
-    EXPECT_TRUE(child.wait_exit().has_value());
-  }
+  ASSERT_NO_FATAL_FAILURE(kill_mid_item(env, [&] { return fakes.tacticalrmm().stats()["in_flight_runs"] == 1; }));
+  EXPECT_EQ(sql("SELECT status FROM rmm_executions"), "running");
   fakes.tacticalrmm().set_faults({});
   // Another instance finds the lapsed lease: failed as interrupted, not sent again.
   auto again = rmm_env();

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -235,6 +236,23 @@ TEST_F(GitforgeFakeTest, AnArmedFaultIsAnsweredThenTheRetrySucceeds) {
   EXPECT_EQ(first.header("retry-after"), "");
   EXPECT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, "{}", "d-2", now).status, 500u);
   EXPECT_EQ(deliver(fakes.port(), "agent-1", kAgentSecret, "{}", "d-2", now).status, 200u);
+}
+
+// A receiver's latency holds each delivery, counted in flight, before it is taken and answered (what
+// the console's kill -9 test needs: a copy in flight); the control route sets it.
+TEST_F(GitforgeFakeTest, ALatencyHoldsEachDeliveryInFlight) {
+  fakes.gitforge().configure_receiver("agent-1", kAgentSecret);
+  EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/agent/latency", R"({"receiver":"agent-1","latency_ms":-1})").status,
+            400u);
+  ASSERT_EQ(http(fakes.port(), "PUT", "/_sandbox/agent/latency", R"({"receiver":"agent-1","latency_ms":500})").status,
+            204u);
+  auto answer = std::async(std::launch::async,
+                           [&] { return deliver(fakes.port(), "agent-1", kAgentSecret, "{}", "d-1", unix_now()); });
+  EXPECT_TRUE(core::testing::eventually([&] { return fakes.gitforge().in_flight("agent-1") == 1; }));
+  EXPECT_EQ(answer.get().status, 200u);
+  EXPECT_EQ(fakes.gitforge().in_flight("agent-1"), 0);
+  ASSERT_EQ(fakes.gitforge().received("agent-1").size(), 1u);
+  EXPECT_EQ(fakes.gitforge().received("agent-1")[0]["duplicate"], false);
 }
 
 TEST_F(GitforgeFakeTest, ControlRoutesConfigureReadAndClear) {

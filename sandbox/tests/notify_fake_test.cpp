@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 using core::testing::http;
 using nlohmann::json;
 
@@ -80,4 +82,19 @@ TEST(NotifyFake, ControlRoutesReadClearAndArmFaults) {
   EXPECT_EQ(http(fakes.port(), "POST", "/webhook/a", "{}").status, 200u);
   EXPECT_EQ(http(fakes.port(), "DELETE", "/_sandbox/notify/received").status, 204u);
   EXPECT_EQ(http(fakes.port(), "GET", "/_sandbox/notify/received").json(), json::array());
+}
+
+// A receiver's latency delays the answer, not the record: a sender killed while it waits has sent
+// the message (what the console's kill -9 test of the morning summary needs).
+TEST(NotifyFake, ALatencyDelaysTheAnswerNotTheRecord) {
+  sandbox::InProcess fakes;
+  EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/notify/latency", R"({"receiver":"chat"})").status, 400u);
+  ASSERT_EQ(http(fakes.port(), "PUT", "/_sandbox/notify/latency", R"({"receiver":"chat","latency_ms":500})").status,
+            204u);
+  auto answer = std::async(std::launch::async, [&] {
+    return http(fakes.port(), "POST", "/chat/v1/spaces/AAA/messages?key=k&token=t", R"({"text":"hi"})");
+  });
+  EXPECT_TRUE(core::testing::eventually([&] { return fakes.notify().received("chat").size() == 1; }));
+  EXPECT_EQ(answer.get().status, 200u);
+  EXPECT_EQ(fakes.notify().received("chat").size(), 1u);
 }
