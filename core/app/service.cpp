@@ -103,10 +103,15 @@ void apply_with_retry(const ServiceDefinition& def, const CommonSettings& s) {
   }
 }
 
+// GET /readyz answers within this, a database that hangs included (core/app/readiness.hpp).
+constexpr std::chrono::milliseconds kReadinessDeadline{2000};
+
 }  // namespace
 
 void Service::install() {
   pool_ = std::make_unique<db::Pool>(io_.get_executor(), common_.db);
+  readiness_ = std::make_unique<Readiness>(
+      io_.get_executor(), [this] { return readiness_check(); }, kReadinessDeadline);
   router_.add(
       http::Verb::get, "/healthz",
       [](http::Request&) -> awaitable<http::Response> {
@@ -234,16 +239,19 @@ std::uint16_t Service::start() {
 }
 
 awaitable<http::Response> Service::readyz() {
-  bool current = false;
-  try {
-    current = co_await db::migrations_current(*pool_, def_.migrations);
-  } catch (const db::Unavailable&) {
-    throw http::Problem::unavailable("the database is unreachable");
-  } catch (const db::Timeout&) {
-    throw http::Problem::unavailable("the database did not answer in time");
-  }
-  if (!current) throw http::Problem::unavailable("database migrations are not applied");
+  if (auto why_not = co_await readiness_->ask()) throw http::Problem::unavailable(*why_not);
   co_return http::Response::json({{"status", "ready"}});
+}
+
+awaitable<std::optional<std::string>> Service::readiness_check() {
+  try {
+    if (!co_await db::migrations_current(*pool_, def_.migrations)) co_return "database migrations are not applied";
+  } catch (const db::Unavailable&) {
+    co_return "the database is unreachable";
+  } catch (const db::Timeout&) {
+    co_return "the database did not answer in time";
+  }
+  co_return std::nullopt;
 }
 
 awaitable<void> Service::shutdown() {

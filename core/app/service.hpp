@@ -14,6 +14,7 @@
 //           return [settings](core::app::Context& ctx) { install_routes(ctx, settings); };
 //         }});
 //   }
+#include "core/app/readiness.hpp"
 #include "core/async/clock.hpp"
 #include "core/config/config.hpp"
 #include "core/db/migrate.hpp"
@@ -136,6 +137,7 @@ class Service {
  private:
   boost::asio::awaitable<void> shutdown();
   boost::asio::awaitable<http::Response> readyz();
+  boost::asio::awaitable<std::optional<std::string>> readiness_check();
   boost::asio::awaitable<http::Response> scrape(http::Request& req);
   void register_metrics();
 
@@ -145,6 +147,7 @@ class Service {
   std::shared_ptr<async::Clock> clock_;
   boost::asio::io_context io_;
   std::unique_ptr<db::Pool> pool_;
+  std::unique_ptr<Readiness> readiness_;  // GET /readyz within its deadline
   http::Router router_;
   http::Pipeline pipeline_;
   std::vector<std::function<void()>> stop_hooks_;

@@ -87,6 +87,36 @@ TEST_P(ServiceContract, ReadinessFollowsADatabaseRestart) {
   EXPECT_TRUE(eventually([&] { return client.request("GET", "/readyz").status == 200u; }));
 }
 
+// A database that hangs rather than refuses (its processes stopped, issue 37): /readyz still
+// answers 503 within its 2 s deadline, again and again, with one check in flight rather than one
+// per probe; once the database goes on, ready again.
+TEST_P(ServiceContract, ReadinessAnswersWithinItsDeadlineWhenTheDatabaseHangs) {
+  TempCluster cluster;
+  sql(cluster.url(), "CREATE DATABASE svc");
+  RunningService svc(*GetParam().definition, cluster.url("svc"), GetParam().required_env);
+  HttpClient client(svc.port());
+  EXPECT_EQ(client.request("GET", "/readyz").status, 200u);
+
+  cluster.freeze();
+  for (int probe = 0; probe < 3; ++probe) {
+    const auto asked = std::chrono::steady_clock::now();
+    const auto hung = client.request("GET", "/readyz");
+    const auto took = std::chrono::steady_clock::now() - asked;
+    EXPECT_EQ(hung.status, 503u);
+    EXPECT_EQ(hung.json()["detail"], "the database did not answer within 2000 ms");
+    // The deadline is 2 s; 5 leaves a loaded machine its margin, and is far from the 35 s a probe
+    // waited before (the pool's statement timeout and cancel grace).
+    EXPECT_LT(took, std::chrono::seconds(5));
+  }
+  const auto stats = svc.service().db().stats();
+  EXPECT_LE(stats.open - std::min(stats.open, stats.idle), 1u)
+      << "one readiness check holds a connection, not one per probe";
+  EXPECT_EQ(client.request("GET", "/healthz").status, 200u);
+
+  cluster.thaw();
+  EXPECT_TRUE(eventually([&] { return client.request("GET", "/readyz").status == 200u; }));
+}
+
 TEST_P(ServiceContract, ErrorsAreProblemDocuments) {
   TestDatabase database(GetParam().definition->migrations);
   RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -154,6 +155,7 @@ TempCluster::TempCluster() : password_(random_hex(12)), port_(free_port()) {
 
 TempCluster::~TempCluster() {
   try {
+    thaw();
     run_script("stop " + dir_ + "/data immediate");
   } catch (...) {
   }
@@ -162,6 +164,32 @@ TempCluster::~TempCluster() {
 }
 
 void TempCluster::start() { run_script("start " + dir_ + "/data"); }
+
+void TempCluster::freeze() { signal_all(SIGSTOP); }
+void TempCluster::thaw() { signal_all(SIGCONT); }
+
+// The postmaster (postmaster.pid's first line) and its children (by /proc/<pid>/stat's parent).
+void TempCluster::signal_all(int signo) {
+  std::ifstream pid_file(dir_ + "/data/postmaster.pid");
+  pid_t postmaster = 0;
+  if (!(pid_file >> postmaster) || postmaster <= 0) return;  // not running
+  std::vector<pid_t> children;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto after_name = line.rfind(')');  // "pid (comm) state ppid ...": comm may hold spaces
+    if (after_name == std::string::npos) continue;
+    std::istringstream rest(line.substr(after_name + 1));
+    char state;
+    pid_t parent = 0;
+    if (rest >> state >> parent && parent == postmaster) children.push_back(std::stoi(name));
+  }
+  ::kill(postmaster, signo);
+  for (const pid_t child : children) ::kill(child, signo);
+}
 void TempCluster::stop(std::string_view mode) { run_script("stop " + dir_ + "/data " + std::string(mode)); }
 
 std::string TempCluster::url(std::string_view database) const {

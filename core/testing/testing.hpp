@@ -55,9 +55,15 @@ class TempCluster {
   ~TempCluster();
   void start();
   void stop(std::string_view mode = "fast");
+  // Stops every process of the server with SIGSTOP (a database that hangs rather than refuses:
+  // connections are accepted by the kernel, nothing answers), and continues them with SIGCONT.
+  // Destruction thaws first.
+  void freeze();
+  void thaw();
   std::string url(std::string_view database = "postgres") const;
 
  private:
+  void signal_all(int signo);
   std::string dir_;
   std::string password_;
   int port_ = 0;
