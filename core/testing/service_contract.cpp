@@ -1,5 +1,7 @@
 #include "core/testing/service_contract.hpp"
 
+#include "core/util/strings.hpp"
+
 #include <libpq-fe.h>
 
 #include <unistd.h>
@@ -368,6 +370,111 @@ TEST_P(ServiceContract, MigrateCommandAndEditedMigrationRefusal) {
   Process serve(GetParam().binary, {"serve"}, env);
   EXPECT_EQ(serve.wait_exit(), 1);
   EXPECT_NE(serve.stderr_text().find("was edited after it was applied"), std::string::npos) << serve.stderr_text();
+}
+
+namespace {
+
+// The SQL docs/deploy.md gives an operator to create `service`'s role and database: the ```sql
+// block under the line `<!-- roles of <service>: ... -->`, one statement a line.
+std::vector<std::string> deploy_md_role_sql(const std::string& service) {
+  std::ifstream in(project_root() + "/docs/deploy.md");
+  if (!in) throw std::runtime_error("docs/deploy.md is missing");
+  const std::string marker = "<!-- roles of " + service + ":";
+  std::vector<std::string> lines;
+  std::string line;
+  bool found = false, inside = false;
+  while (std::getline(in, line)) {
+    if (!found) {
+      found = line.starts_with(marker);
+    } else if (!inside) {
+      inside = line == "```sql";
+      if (!inside && !line.empty()) break;  // the block must follow the marker
+    } else if (line == "```") {
+      break;
+    } else {
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+// The role's database and the role itself, dropped at the end of the test (roles are the cluster's).
+struct DeployedRole {
+  DeployedRole(std::string admin_url, std::string role_name)
+      : admin(std::move(admin_url)), name(std::move(role_name)) {}
+  DeployedRole(const DeployedRole&) = delete;
+  ~DeployedRole() {
+    for (const std::string& statement :
+         {"DROP DATABASE IF EXISTS " + name + " WITH (FORCE)", "DROP ROLE IF EXISTS " + name}) {
+      try {
+        sql(admin, statement);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+      }
+    }
+  }
+  const std::string admin, name;
+};
+
+}  // namespace
+
+// docs/deploy.md, "Database roles": the service migrates its database and serves as the role that
+// page tells an operator to create (its SQL block, run here as written, under a unique name): not a
+// superuser, no CREATEDB, CREATEROLE only where the service creates roles, the owner of a fresh
+// database that PUBLIC may not connect to. The service's privileged work (mail-triage's /dbusers
+// console) runs too; a privilege missing fails the migration, readiness, that work, or shows as a
+// refusal in the service's log.
+TEST_P(ServiceContract, RunsAsTheLeastPrivilegedRoleOfDeployMd) {
+  const auto& def = *GetParam().definition;
+  const auto block = deploy_md_role_sql(def.name);
+  ASSERT_FALSE(block.empty()) << "docs/deploy.md has no SQL block under <!-- roles of " << def.name << ": -->";
+  const DeployedRole role{database_url(), def.default_database + "_" + random_hex(4)};
+  const std::string password = random_hex(16);
+  const std::regex deploy_name("\\b" + def.default_database + "\\b");
+  bool created_role = false, created_database = false;
+  for (const auto& line : block) {
+    if (line.empty() || line.starts_with("--")) continue;
+    std::string statement = std::regex_replace(line, deploy_name, role.name);
+    if (statement.starts_with("\\password ")) {  // psql asks the operator; the test sets its own
+      statement = "ALTER ROLE " + statement.substr(10) + " PASSWORD '" + password + "'";
+    }
+    created_role = created_role || statement.starts_with("CREATE ROLE " + role.name + " ");
+    created_database = created_database || statement.starts_with("CREATE DATABASE " + role.name + " ");
+    sql(role.admin, statement.ends_with(';') ? statement.substr(0, statement.size() - 1) : statement);
+  }
+  ASSERT_TRUE(created_role && created_database) << "the block creates no role or no database of its name";
+  EXPECT_EQ(sql(role.admin,
+                "SELECT concat_ws(' ', rolsuper::int, rolcreatedb::int, rolcreaterole::int, "
+                "rolreplication::int, rolbypassrls::int) FROM pg_roles WHERE rolname = '" +
+                    role.name + "'"),
+            std::string("0 0 ") + (GetParam().creates_roles ? "1" : "0") + " 0 0")
+      << "superuser, createdb, createrole, replication, bypassrls";
+  EXPECT_EQ(sql(role.admin, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '" + role.name + "'"),
+            role.name);
+
+  std::string url = database_url(role.name);
+  url = url.substr(0, url.find("://") + 3) + role.name + ":" + password + url.substr(url.find('@'));
+  auto env = child_env(GetParam(), url);
+  for (const auto& [name, value] : GetParam().required_env) env.erase(name);
+  Process migrate(GetParam().binary, {"migrate"}, env);
+  ASSERT_EQ(migrate.wait_exit(std::chrono::seconds(120)), 0) << migrate.stderr_text();
+  // Everything the migrations made is the role's: the next release's migrations may alter it.
+  EXPECT_EQ(sql(database_url(role.name),
+                "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast') "
+                "AND pg_get_userbyid(c.relowner) <> '" +
+                    role.name + "'"),
+            "0");
+
+  Process serve(GetParam().binary, {}, child_env(GetParam(), url));
+  const auto port = listening_port(serve);
+  const auto ready = http(port, "GET", "/readyz");
+  EXPECT_EQ(ready.status, 200u) << ready.body;
+  if (GetParam().privileged_work) GetParam().privileged_work(port, url);
+  serve.signal(SIGTERM);
+  EXPECT_EQ(serve.wait_exit(), 0) << serve.stderr_text();
+  static const std::regex refused(R"(permission denied|must be (owner|superuser|a member|member))");
+  EXPECT_FALSE(std::regex_search(serve.stderr_text(), refused)) << serve.stderr_text();
 }
 
 TEST_P(ServiceContract, AccessLogLineLeavesOutTheQuery) {

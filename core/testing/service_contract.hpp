@@ -1,7 +1,8 @@
 #pragma once
 // The behaviour every service binary shares (issue 2's contract): /healthz, /readyz against a
 // real database (including across a database restart), problem bodies, --help, configuration
-// errors, the migrate command, edited migrations, graceful SIGTERM, the metrics listener. A service's test binary
+// errors, the migrate command, edited migrations, graceful SIGTERM, the metrics listener, running as
+// the least-privileged role docs/deploy.md tells an operator to create. A service's test binary
 // instantiates it:
 //
 //   INSTANTIATE_TEST_SUITE_P(MailTriage, ServiceContract,
@@ -9,6 +10,8 @@
 #include "core/testing/testing.hpp"
 
 #include <gtest/gtest.h>
+
+#include <functional>
 
 namespace core::testing {
 
@@ -20,6 +23,12 @@ struct ServiceUnderTest {
   // the metrics must count it under the template, never under its raw path.
   std::string unauthorized_target = {};
   std::string unauthorized_route = {};
+  // The deployed role (docs/deploy.md, "Database roles"): whether the service's role needs
+  // CREATEROLE, and what the service does with the privileges of that role beyond its migrations
+  // and serving, driven against the running binary on `port` whose role connects with
+  // `database_url` (mail-triage: a /dbusers user created and revoked). None: nothing more.
+  bool creates_roles = false;
+  std::function<void(std::uint16_t port, const std::string& database_url)> privileged_work = {};
 };
 
 inline void PrintTo(const ServiceUnderTest& s, std::ostream* os) { *os << s.definition->name; }

@@ -3,59 +3,17 @@
 #include "core/testing/testing.hpp"
 #include "core/util/strings.hpp"
 #include "mail_triage/service.hpp"
+#include "mail_triage/tests/console_browser.hpp"
 #include "mail_triage/tests/created_roles.hpp"
 
 #include <gtest/gtest.h>
 
-#include <regex>
-
 namespace {
 
 using core::testing::HttpResponse;
-
-// A cookie jar and form poster over one service.
-struct Browser {
-  std::uint16_t port;
-  std::map<std::string, std::string> cookies;
-  std::map<std::string, std::string> extra_headers;
-
-  HttpResponse request(const std::string& method, const std::string& path, const std::string& body = "") {
-    auto headers = extra_headers;
-    std::string jar;
-    for (const auto& [k, v] : cookies) jar += (jar.empty() ? "" : "; ") + k + "=" + v;
-    if (!jar.empty()) headers["Cookie"] = jar;
-    if (method == "POST") headers["Content-Type"] = "application/x-www-form-urlencoded";
-    auto res = core::testing::http(port, method, path, body, headers);
-    const std::string set = res.header("set-cookie");
-    for (const auto line : core::split(set, '\n')) {
-      if (line.empty()) continue;
-      const auto eq = line.find('='), semi = line.find(';');
-      const std::string name(line.substr(0, eq)), value(line.substr(eq + 1, semi - eq - 1));
-      if (line.find("Max-Age=0") != std::string_view::npos)
-        cookies.erase(name);
-      else
-        cookies[name] = value;
-    }
-    return res;
-  }
-  HttpResponse get(const std::string& path) { return request("GET", path); }
-  HttpResponse post(const std::string& path, const std::map<std::string, std::string>& fields) {
-    std::string body;
-    for (const auto& [k, v] : fields)
-      body += (body.empty() ? "" : "&") + core::url_encode(k) + "=" + core::url_encode(v);
-    return request("POST", path, body);
-  }
-};
-
-// The value of the first hidden csrf field of a page ("" when there is none).
-std::string csrf_of(const std::string& html) {
-  std::smatch m;
-  return std::regex_search(html, m, std::regex(R"re(name="csrf" value="([^"]*)")re")) ? m[1].str() : "";
-}
-std::string element(const std::string& html, const std::string& id) {
-  std::smatch m;
-  return std::regex_search(html, m, std::regex("id=\"" + id + "\">([^<]*)<")) ? m[1].str() : "";
-}
+using mail_triage::testing::Browser;
+using mail_triage::testing::csrf_of;
+using mail_triage::testing::element;
 
 struct ConsoleTest : ::testing::Test {
   core::testing::TestDatabase database{mail_triage::definition().migrations};
