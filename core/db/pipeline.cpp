@@ -119,7 +119,7 @@ void Pipeline::submit(std::string_view sql, const std::vector<Param>& params, st
     conn_->sever();
   }
   st->seq = next_seq_++;
-  if (sent_.empty()) st->deadline = Clock::now() + timeout_;
+  if (sent_.empty()) head_runs(*st, Clock::now());
   sent_.push_back(std::move(st));
   load_.store(sent_.size(), std::memory_order_relaxed);
   const bool start_reader = !reading_;
@@ -150,7 +150,7 @@ void Pipeline::take_results(std::vector<std::unique_ptr<Statement>>& done) {
       sent_.pop_front();
       decide(*st);
       done.push_back(std::move(st));
-      if (!sent_.empty()) sent_.front()->deadline = Clock::now() + timeout_;  // it runs now
+      if (!sent_.empty()) head_runs(*sent_.front(), Clock::now());
       continue;
     }
     const std::string_view what = head.prepares && head.results == 0 ? "prepare" : "query";
@@ -211,6 +211,17 @@ void Pipeline::finish(std::unique_ptr<Statement> st) {
   std::optional<Result> rows;
   if (!st->failure && !st->again) rows.emplace(std::move(st->rows));
   st->waiter->complete(st->failure, std::move(rows));
+}
+
+void Pipeline::head_runs(Statement& st, Clock::time_point now) {
+  st.deadline = now + timeout_;
+  head_since_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
+}
+
+bool Pipeline::stalled(Clock::time_point now, std::chrono::milliseconds after) const {
+  if (load() == 0) return false;
+  const Clock::time_point since{Clock::duration(head_since_.load(std::memory_order_relaxed))};
+  return now - since > after;
 }
 
 void Pipeline::stop_accepting() { accepting_.store(false, std::memory_order_relaxed); }

@@ -60,6 +60,9 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   // to choose a pipeline: execute() itself decides under the mutex.
   std::size_t load() const { return load_.load(std::memory_order_relaxed); }
   bool accepting() const { return accepting_.load(std::memory_order_relaxed); }
+  // Whether the statement at the head has run longer than `after`: a slow one, which those sent
+  // behind it wait for (the pool sends new statements elsewhere).
+  bool stalled(std::chrono::steady_clock::time_point now, std::chrono::milliseconds after) const;
 
   // From any thread (the pool's sweeper): cancels the head statement past its deadline; severs
   // the socket when the server has not ended it `grace` after the cancel.
@@ -80,6 +83,7 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   void fail_all(const std::string& why, std::vector<std::unique_ptr<Statement>>& done);
   void finish(std::unique_ptr<Statement> st);  // outside the mutex: completes its caller
   void stop_accepting();
+  void head_runs(Statement& st, Clock::time_point now);  // under the mutex: `st` reached the head
   Timeout timed_out() const;
   // Under the mutex: closes when nothing is in flight and neither coroutine runs; then the one
   // that closed it calls hand_back() outside the mutex.
@@ -105,6 +109,7 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   bool severed_ = false;
   std::atomic<std::size_t> load_{0};
   std::atomic<bool> accepting_{true};
+  std::atomic<Clock::rep> head_since_{0};  // when the head statement started to run
 };
 
 }  // namespace core::db

@@ -54,7 +54,7 @@ int backend_of(const db::Result& rows) { return rows.front().get<int>("pg_backen
 }  // namespace
 
 TEST_F(PoolPipelineTest, ConcurrentStatementsShareAConnectionEachWithItsOwnResult) {
-  auto pool = make({.max_size = 8, .pipelines = 1});
+  auto pool = make({.max_size = 8, .pipelines = 1, .pipeline_stall = 60s});  // all join the held pipeline
   auto head = hold(pool, 0.2);
   wait_running(database.url(), "SELECT pg_sleep(%");
   std::vector<std::future<db::Result>> each;
@@ -74,7 +74,7 @@ TEST_F(PoolPipelineTest, ConcurrentStatementsShareAConnectionEachWithItsOwnResul
 }
 
 TEST_F(PoolPipelineTest, AFailingStatementDoesNotFailItsNeighbours) {
-  auto pool = make({.max_size = 8, .pipelines = 1});
+  auto pool = make({.max_size = 8, .pipelines = 1, .pipeline_stall = 60s});  // all join the held pipeline
   auto head = hold(pool, 0.2);
   wait_running(database.url(), "SELECT pg_sleep(%");
   auto before = spawn(pool, "SELECT $1::int AS v", db::params(1));
@@ -109,7 +109,8 @@ TEST_F(PoolPipelineTest, AFailingStatementDoesNotFailItsNeighbours) {
 }
 
 TEST_F(PoolPipelineTest, ATimedOutStatementIsCancelledAndItsNeighboursAnswer) {
-  auto pool = make({.max_size = 2, .query_timeout = 300ms, .sweep_interval = 20ms, .pipelines = 1});
+  auto pool =
+      make({.max_size = 2, .query_timeout = 300ms, .sweep_interval = 20ms, .pipelines = 1, .pipeline_stall = 60s});
   auto slow = hold(pool, 10);
   wait_running(database.url(), "SELECT pg_sleep(%");
   std::vector<std::future<db::Result>> neighbours;
@@ -123,11 +124,20 @@ TEST_F(PoolPipelineTest, ATimedOutStatementIsCancelledAndItsNeighboursAnswer) {
   EXPECT_EQ(pool.stats().open, 1u);
 }
 
+TEST_F(PoolPipelineTest, ASlowStatementHoldsUpOnlyThoseAlreadySentBehindIt) {
+  auto pool = make({.max_size = 4, .pipelines = 1, .pipeline_stall = 10ms});
+  auto slow = hold(pool, 0.5);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::this_thread::sleep_for(30ms);  // a delay chosen past the stall, not a measurement
+  const auto quick = io.run(pool.query("SELECT pg_backend_pid()"));
+  EXPECT_NE(quick.front().get<int>(0), backend_of(slow.get()));  // another connection
+}
+
 TEST_F(PoolPipelineTest, TransactionsAreNotStarvedByAPipeline) {
   // One connection: a pipeline holds it while statements flow; a transaction waiting for it makes
   // new statements queue behind it instead of joining, so the pipeline drains and hands it over.
-  auto pool = make({.max_size = 1, .acquire_timeout = 5s, .pipelines = 1});
-  auto head = hold(pool, 0.2);
+  auto pool = make({.max_size = 1, .acquire_timeout = 10s, .pipelines = 1});
+  auto head = hold(pool, 2);  // long enough for the transaction to queue behind it
   wait_running(database.url(), "SELECT pg_sleep(%");
   auto transaction = [&pool]() -> awaitable<int> {  // named: the coroutine refers to its capture
     auto t = co_await pool.begin();
@@ -136,7 +146,8 @@ TEST_F(PoolPipelineTest, TransactionsAreNotStarvedByAPipeline) {
     co_return rows.front().get<int>(0);
   };
   auto tx = boost::asio::co_spawn(io.executor(), transaction(), boost::asio::use_future);
-  while (pool.stats().waiting == 0) std::this_thread::sleep_for(5ms);
+  for (int i = 0; i < 1000 && pool.stats().waiting == 0; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(pool.stats().waiting, 1u);
   auto later = spawn(pool, "SELECT $1::int AS v", db::params(6));
   head.get();
   EXPECT_EQ(tx.get(), 5);

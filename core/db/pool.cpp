@@ -128,19 +128,22 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
 
   // Under the mutex: the pipeline a single statement joins, or null to start one. It joins the
   // least loaded pipeline taking statements, unless that one is busy while fewer than
-  // options.pipelines exist and a connection is to be had. Nobody joins while callers wait for
+  // options.pipelines exist and a connection is to be had. A pipeline whose head statement has
+  // run longer than options.pipeline_stall is passed over while a connection is to be had (a
+  // slow statement holds up only those already behind it). Nobody joins while callers wait for
   // a connection: the pipelines drain and hand theirs over.
   std::shared_ptr<Pipeline> pick_pipeline() const {
     if (!waiters.empty()) return nullptr;
+    const bool room = !idle.empty() || open < options.max_size;
+    const auto now = Clock::now();
     std::shared_ptr<Pipeline> best;
     std::size_t taking = 0;
     for (const auto& p : pipelines) {
-      if (!p->accepting()) continue;
+      if (!p->accepting() || (room && p->stalled(now, options.pipeline_stall))) continue;
       ++taking;
       if (!best || p->load() < best->load()) best = p;
     }
     if (!best) return nullptr;
-    const bool room = !idle.empty() || open < options.max_size;
     if (best->load() == 0 || taking >= options.pipelines || !room) return best;
     return nullptr;
   }

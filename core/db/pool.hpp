@@ -19,9 +19,10 @@
 // one (on a connection taken as acquire() takes one) while fewer exist and a connection is to be
 // had; a pipeline hands its connection back when its last statement has answered. While a caller
 // waits for a connection, statements join no pipeline but queue behind it, so a transaction is
-// never starved. A slow statement delays those sent behind it on the same connection: keep
-// `pipelines` at least 2 when some statements are slow. `pipelines = 0` gives every statement a
-// connection of its own. Transactions (begin()) and acquire() always get a connection of their own.
+// never starved. A slow statement delays those already sent behind it on the same connection;
+// once it has run `pipeline_stall`, new statements go elsewhere (another pipeline, a new one).
+// `pipelines = 0` gives every statement a connection of its own. Transactions (begin()) and
+// acquire() always get a connection of their own.
 //
 // Statement timeouts: a sweeper on the pool's strand looks at the running statements every
 // `sweep_interval` and cancels those past `query_timeout` (so a timeout fires up to one interval
@@ -47,6 +48,9 @@ struct PoolOptions {
   // Single statements (query(), execute()) share this many connections in pipeline mode
   // (core/db/pipeline.hpp); 0: each takes a connection of its own, as a transaction does.
   std::size_t pipelines = 2;
+  // A pipeline whose head statement has run this long takes no more statements while another
+  // connection is to be had: a slow statement holds up only those already sent behind it.
+  std::chrono::milliseconds pipeline_stall{100};
 };
 
 class Pool;
