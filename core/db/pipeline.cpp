@@ -114,6 +114,7 @@ void Pipeline::submit(std::string_view sql, const std::vector<Param>& params, st
          PQpipelineSync(pg) == 1;  // its own sync point; in libpq 15 this also flushes
   if (!sent) {
     // libpq refused: the connection is unusable. The reader fails what is in flight, this too.
+    broken_ = true;
     conn_->lost_ = true;
     stop_accepting();
     conn_->sever();
@@ -267,7 +268,9 @@ awaitable<void> Pipeline::read(std::shared_ptr<Pipeline> self) {
     }
     std::lock_guard lock(self->mutex_);
     PGconn* pg = self->conn_->conn_;
-    if (lost || !PQconsumeInput(pg)) self->fail_all("database connection lost: " + error_text_of(pg), done);
+    // Severed (by us or after a failed send): no answer can come, whatever the socket says.
+    if (lost || self->broken_ || self->severed_ || !PQconsumeInput(pg))
+      self->fail_all("database connection lost: " + error_text_of(pg), done);
   }
 }
 
@@ -281,6 +284,7 @@ awaitable<void> Pipeline::flush(std::shared_ptr<Pipeline> self) {
       PGconn* pg = self->conn_->conn_;
       const int r = self->sent_.empty() ? 0 : PQflush(pg);
       if (r < 0) {
+        self->broken_ = true;
         self->fail_all("sending to the database failed: " + error_text_of(pg), done);
         self->conn_->sever();  // so that the reader's wait ends too
       }

@@ -106,7 +106,8 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   std::unordered_map<std::string, Error> failed_prepares_;  // statement name → its prepare's error
   std::uint64_t cancel_target_ = 0;                         // seq of the statement cancelled last
   Clock::time_point cancelled_at_{};
-  bool severed_ = false;
+  bool severed_ = false;  // by expire_if_due()
+  bool broken_ = false;   // a send failed: the connection was severed
   std::atomic<std::size_t> load_{0};
   std::atomic<bool> accepting_{true};
   std::atomic<Clock::rep> head_since_{0};  // when the head statement started to run
