@@ -73,17 +73,17 @@ void shutdown_socket(int fd) {
   if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
 }
 
-// Asks the server to cancel the running statement, from a short-lived thread: PQcancel opens
-// its own connection and blocks, which must not happen on an I/O thread.
-void request_cancel(const std::shared_ptr<PGcancel>& cancel) {
-  if (!cancel) return;
-  std::thread([cancel] {
+}  // namespace
+
+// From a short-lived thread: PQcancel opens its own connection and blocks, which must not happen
+// on an I/O thread.
+void Connection::request_cancel() {
+  if (!cancel_) return;
+  std::thread([cancel = cancel_] {
     char err[256];
     PQcancel(cancel.get(), err, sizeof err);
   }).detach();
 }
-
-}  // namespace
 
 Connection::Connection(asio::any_io_executor executor, PGconn* conn) : executor_(std::move(executor)), conn_(conn) {}
 
@@ -257,7 +257,7 @@ void Connection::expire_if_due(std::chrono::steady_clock::time_point now, std::c
   if (!activity_.cancel_sent) {
     activity_.cancel_sent = true;
     activity_.cancelled_at = now;
-    request_cancel(cancel_);
+    request_cancel();
   } else if (!activity_.severed && now >= activity_.cancelled_at + grace) {
     activity_.severed = true;
     shutdown_socket(socket_fd_);  // the server does not answer even a cancel: give up on the connection
@@ -302,7 +302,7 @@ awaitable<Result> Connection::execute(std::string_view sql, const std::vector<Pa
   const int n = static_cast<int>(params.size());
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
-    const std::string name = "s" + std::to_string(prepared_.size() + 1);
+    const std::string name = next_statement_name();
     const std::string text(sql);
     co_await run("prepare", timeout, [&] { return PQsendPrepare(conn_, name.c_str(), text.c_str(), n, nullptr) == 1; });
     it = prepared_.emplace(text, name).first;

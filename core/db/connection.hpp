@@ -1,7 +1,8 @@
 #pragma once
 // One asynchronous libpq connection driven by Asio: non-blocking connect, prepared statements
 // (prepared on first use, cached per connection), bound text parameters, a per-statement timeout.
-// A connection is used by one coroutine at a time (the pool guarantees it).
+// A connection is used by one coroutine at a time (the pool guarantees it), or by a Pipeline
+// (core/db/pipeline.hpp), which shares it between concurrent statements in libpq's pipeline mode.
 #include "core/db/result.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -78,6 +79,8 @@ class Connection {
   bool idle_and_healthy();
 
  private:
+  friend class Pipeline;  // drives the same libpq connection in pipeline mode
+
   Connection(boost::asio::any_io_executor executor, PGconn* conn);
   enum class Wait { read, write };
   boost::asio::awaitable<void> wait(Wait what);
@@ -88,6 +91,8 @@ class Connection {
   void begin_statement(std::chrono::milliseconds timeout);
   bool end_statement();  // returns whether a cancel was sent
   void rebind_socket();
+  std::string next_statement_name() { return "s" + std::to_string(++statements_named_); }
+  void request_cancel();  // from any thread: asks the server to cancel what it is running
 
   boost::asio::any_io_executor executor_;
   PGconn* conn_;
@@ -99,6 +104,7 @@ class Connection {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::string, StringHash, std::equal_to<>> prepared_;  // sql → name
+  std::size_t statements_named_ = 0;
   bool lost_ = false;
 
   // The running statement, as the sweeper sees it.

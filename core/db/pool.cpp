@@ -1,5 +1,7 @@
 #include "core/db/pool.hpp"
 
+#include "core/db/pipeline.hpp"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
@@ -40,9 +42,10 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   mutable std::mutex mutex;
   std::vector<std::unique_ptr<Connection>> idle;  // most recently used last
   std::list<std::shared_ptr<Waiter>> waiters;
-  std::unordered_set<Connection*> all;  // every open connection, idle or leased
-  std::size_t open = 0;                 // includes connections being opened
-  std::uint64_t acquires = 0;           // acquire() calls, ever
+  std::unordered_set<Connection*> all;               // every open connection, idle or leased
+  std::vector<std::shared_ptr<Pipeline>> pipelines;  // sharing a connection each (options.pipelines)
+  std::size_t open = 0;                              // includes connections being opened
+  std::uint64_t acquires = 0;                        // acquire() calls, ever
   // Counted outside the mutex (the metrics, Pool::stats()).
   std::atomic<std::uint64_t> acquire_timeouts{0};
   std::atomic<std::uint64_t> statement_errors{0};
@@ -123,6 +126,68 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
     co_return std::move(w->conn);
   }
 
+  // Under the mutex: the pipeline a single statement joins, or null to start one. It joins the
+  // least loaded pipeline taking statements, unless that one is busy while fewer than
+  // options.pipelines exist and a connection is to be had. A pipeline whose head statement has
+  // run longer than options.pipeline_stall is passed over while a connection is to be had (a
+  // slow statement holds up only those already behind it). Nobody joins while callers wait for
+  // a connection: the pipelines drain and hand theirs over.
+  std::shared_ptr<Pipeline> pick_pipeline() const {
+    if (!waiters.empty()) return nullptr;
+    const bool room = !idle.empty() || open < options.max_size;
+    const auto now = Clock::now();
+    std::shared_ptr<Pipeline> best;
+    std::size_t taking = 0;
+    for (const auto& p : pipelines) {
+      if (!p->accepting() || (room && p->stalled(now, options.pipeline_stall))) continue;
+      ++taking;
+      if (!best || p->load() < best->load()) best = p;
+    }
+    if (!best) return nullptr;
+    if (best->load() == 0 || taking >= options.pipelines || !room) return best;
+    return nullptr;
+  }
+
+  // A pipeline for one statement: joined, or started on a connection taken as acquire() does.
+  awaitable<std::shared_ptr<Pipeline>> pipeline() {
+    const auto started = Clock::now();
+    {
+      std::lock_guard lock(mutex);
+      if (closed) throw Unavailable("the database pool is closed");
+      if (auto joined = pick_pipeline()) {
+        acquire_time.observe(std::chrono::duration<double>(Clock::now() - started).count());
+        co_return joined;
+      }
+    }
+    std::unique_ptr<Connection> conn;
+    try {
+      conn = co_await take();
+    } catch (const Timeout&) {
+      acquire_timeouts.fetch_add(1, std::memory_order_relaxed);
+      throw;
+    }
+    std::weak_ptr<Shared> weak = shared_from_this();
+    auto started_pipeline =
+        std::make_shared<Pipeline>(executor, std::move(conn), options.query_timeout,
+                                   [weak](Pipeline& closed_pipeline, std::unique_ptr<Connection> c) {
+                                     if (auto self = weak.lock()) self->pipeline_closed(closed_pipeline, std::move(c));
+                                   });
+    {
+      std::lock_guard lock(mutex);
+      pipelines.push_back(started_pipeline);
+    }
+    acquire_time.observe(std::chrono::duration<double>(Clock::now() - started).count());
+    co_return started_pipeline;
+  }
+
+  void pipeline_closed(Pipeline& p, std::unique_ptr<Connection> conn) {
+    {
+      std::lock_guard lock(mutex);
+      std::erase_if(pipelines, [&p](const auto& q) { return q.get() == &p; });
+    }
+    release(std::move(conn));
+  }
+
   // From any thread.
   void release(std::unique_ptr<Connection> conn) {
     if (!conn) return;
@@ -168,6 +233,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
       if (self->closed) co_return;
       const auto now = Clock::now();
       for (Connection* c : self->all) c->expire_if_due(now, self->options.cancel_grace);
+      for (const auto& p : self->pipelines) p->expire_if_due(now, self->options.cancel_grace);
     }
   }
 };
@@ -259,8 +325,26 @@ awaitable<Transaction> Pool::begin() {
 }
 
 awaitable<Result> Pool::execute(std::string_view sql, std::vector<Param> params) {
-  Lease lease = co_await acquire();
-  co_return co_await lease.execute(sql, std::move(params));
+  if (shared_->options.pipelines == 0) {
+    Lease lease = co_await acquire();
+    co_return co_await lease.execute(sql, std::move(params));
+  }
+  {
+    std::lock_guard lock(shared_->mutex);
+    ++shared_->acquires;
+  }
+  for (;;) {
+    const auto pipeline = co_await shared_->pipeline();
+    std::exception_ptr failure;
+    try {
+      if (auto rows = co_await pipeline->execute(sql, params)) co_return std::move(*rows);
+      continue;  // not run there (it closed, or a cancel meant for another hit it): again
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    count_statement_failure(*shared_, failure);
+    std::rethrow_exception(failure);
+  }
 }
 
 void Pool::close() {
@@ -286,7 +370,8 @@ Pool::Stats Pool::stats() const {
           shared_->acquires,
           shared_->acquire_timeouts.load(std::memory_order_relaxed),
           shared_->statement_errors.load(std::memory_order_relaxed),
-          shared_->statement_timeouts.load(std::memory_order_relaxed)};
+          shared_->statement_timeouts.load(std::memory_order_relaxed),
+          shared_->pipelines.size()};
 }
 
 std::size_t Pool::max_size() const { return shared_->options.max_size; }

@@ -12,9 +12,22 @@
 // (a restart) is dropped on the next acquire, so once the database is back, requests succeed
 // again without restarting the service. While it is down, calls throw Unavailable (503).
 //
+// Single statements (query(), execute()) of concurrent callers share connections in libpq's
+// pipeline mode (core/db/pipeline.hpp): each statement is sent at once with a sync point of its
+// own, so it is its own implicit transaction and fails alone, and the results come back in order
+// to their callers. A statement joins the least loaded of up to `pipelines` pipelines, starting
+// one (on a connection taken as acquire() takes one) while fewer exist and a connection is to be
+// had; a pipeline hands its connection back when its last statement has answered. While a caller
+// waits for a connection, statements join no pipeline but queue behind it, so a transaction is
+// never starved. A slow statement delays those already sent behind it on the same connection;
+// once it has run `pipeline_stall`, new statements go elsewhere (another pipeline, a new one).
+// `pipelines = 0` gives every statement a connection of its own. Transactions (begin()) and
+// acquire() always get a connection of their own.
+//
 // Statement timeouts: a sweeper on the pool's strand looks at the running statements every
 // `sweep_interval` and cancels those past `query_timeout` (so a timeout fires up to one interval
-// late); one that does not end within `cancel_grace` after the cancel has its socket severed.
+// late); one that does not end within `cancel_grace` after the cancel has its socket severed. In a
+// pipeline the statement at the head is the one running; its time starts when it gets there.
 #include "core/db/connection.hpp"
 #include "core/metrics/metrics.hpp"
 
@@ -32,6 +45,12 @@ struct PoolOptions {
   std::chrono::milliseconds query_timeout{30'000};
   std::chrono::milliseconds sweep_interval{100};
   std::chrono::milliseconds cancel_grace{5'000};
+  // Single statements (query(), execute()) share this many connections in pipeline mode
+  // (core/db/pipeline.hpp); 0: each takes a connection of its own, as a transaction does.
+  std::size_t pipelines = 2;
+  // A pipeline whose head statement has run this long takes no more statements while another
+  // connection is to be had: a slow statement holds up only those already sent behind it.
+  std::chrono::milliseconds pipeline_stall{100};
 };
 
 class Pool;
@@ -110,6 +129,7 @@ class Pool {
     std::uint64_t acquire_timeouts = 0;    // no connection became free within acquire_timeout
     std::uint64_t statement_errors = 0;    // statements that failed (the server's error, a lost connection)
     std::uint64_t statement_timeouts = 0;  // statements cancelled at query_timeout
+    std::size_t pipelines = 0;             // connections in pipeline mode now (counted in `open`)
   };
   Stats stats() const;
   std::size_t max_size() const;

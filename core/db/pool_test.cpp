@@ -129,7 +129,8 @@ TEST_F(PoolTest, SeveredWhenTheServerDoesNotAnswerEvenTheCancel) {
 }
 
 TEST_F(PoolTest, SizeIsBoundedAndWaitersTimeOut) {
-  auto pool = make({.max_size = 2, .acquire_timeout = 150ms});
+  // Each statement on a connection of its own (a third would otherwise join a pipeline).
+  auto pool = make({.max_size = 2, .acquire_timeout = 150ms, .pipelines = 0});
   std::atomic<int> timeouts{0}, done{0};
   auto sleeper = [&]() -> awaitable<void> {
     try {

@@ -1,0 +1,178 @@
+// Single statements of concurrent callers sharing a connection in pipeline mode
+// (core/db/pipeline.hpp), through the pool as services use it. Suites named Pool*, so that
+// `-R Pool` runs them with the pool's own.
+#include "core/db/pool.hpp"
+#include "core/testing/testing.hpp"
+
+#include <gtest/gtest.h>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <future>
+#include <thread>
+
+using namespace core;
+using boost::asio::awaitable;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Waits (a condition, not a time) until `n` statements like `pattern` run on the server.
+void wait_running(const std::string& url, const std::string& pattern, int n = 1) {
+  const std::string count = "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '" + pattern +
+                            "' AND pid <> pg_backend_pid()";
+  for (int i = 0; i < 500 && core::testing::sql(url, count) != std::to_string(n); ++i)
+    std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(core::testing::sql(url, count), std::to_string(n)) << pattern;
+}
+
+struct PoolPipelineTest : ::testing::Test {
+  core::testing::TestDatabase database;
+  core::testing::IoThreads io;
+
+  db::Pool make(db::PoolOptions options) {
+    options.conninfo = database.url();
+    return db::Pool(io.executor(), options);
+  }
+
+  // Starts a statement that holds the pipeline's head for `seconds`; returns its future.
+  std::future<db::Result> hold(db::Pool& pool, double seconds) {
+    return boost::asio::co_spawn(io.executor(), pool.query("SELECT pg_sleep($1::float8), pg_backend_pid()", seconds),
+                                 boost::asio::use_future);
+  }
+
+  std::future<db::Result> spawn(db::Pool& pool, std::string sql, std::vector<db::Param> params = {}) {
+    auto run = [](db::Pool& p, std::string text, std::vector<db::Param> values) -> awaitable<db::Result> {
+      co_return co_await p.execute(text, std::move(values));
+    };
+    return boost::asio::co_spawn(io.executor(), run(pool, std::move(sql), std::move(params)), boost::asio::use_future);
+  }
+};
+
+int backend_of(const db::Result& rows) { return rows.front().get<int>("pg_backend_pid"); }
+
+}  // namespace
+
+TEST_F(PoolPipelineTest, ConcurrentStatementsShareAConnectionEachWithItsOwnResult) {
+  auto pool = make({.max_size = 8, .pipelines = 1, .pipeline_stall = 60s});  // all join the held pipeline
+  auto head = hold(pool, 0.2);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::vector<std::future<db::Result>> each;
+  for (int i = 0; i < 8; ++i) each.push_back(spawn(pool, "SELECT $1::int AS v, pg_backend_pid()", db::params(i)));
+  const int backend = backend_of(head.get());
+  for (int i = 0; i < 8; ++i) {
+    const auto rows = each[static_cast<std::size_t>(i)].get();
+    EXPECT_EQ(rows.front().get<int>("v"), i);
+    EXPECT_EQ(backend_of(rows), backend);  // the same connection as the head
+  }
+  EXPECT_EQ(pool.stats().open, 1u);
+  EXPECT_EQ(pool.stats().acquires, 9u);  // one per statement, as before
+  // Prepared once on that connection, for all eight.
+  const auto prepared = io.run(pool.query(
+      "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int AS v, pg_backend_pid()%'"));
+  EXPECT_EQ(prepared.front().get<std::int64_t>(0), 1);
+}
+
+TEST_F(PoolPipelineTest, AFailingStatementDoesNotFailItsNeighbours) {
+  auto pool = make({.max_size = 8, .pipelines = 1, .pipeline_stall = 60s});  // all join the held pipeline
+  auto head = hold(pool, 0.2);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  auto before = spawn(pool, "SELECT $1::int AS v", db::params(1));
+  auto division = spawn(pool, "SELECT 1 / $1::int", db::params(0));
+  // Two callers of a statement whose prepare fails: both get the server's error for it.
+  auto unknown1 = spawn(pool, "SELECT no_such_column");
+  auto unknown2 = spawn(pool, "SELECT no_such_column");
+  auto after = spawn(pool, "SELECT $1::int AS v", db::params(2));
+  auto catalog = spawn(pool, "SELECT count(*) AS v FROM pg_class WHERE relname = $1", db::params("pg_class"));
+  head.get();
+  EXPECT_EQ(before.get().front().get<int>("v"), 1);
+  try {
+    division.get();
+    ADD_FAILURE() << "division by zero answered";
+  } catch (const db::Error& e) {
+    EXPECT_EQ(e.sqlstate, "22012");
+  }
+  for (auto* f : {&unknown1, &unknown2}) {
+    try {
+      f->get();
+      ADD_FAILURE() << "unknown column answered";
+    } catch (const db::Error& e) {
+      EXPECT_EQ(e.sqlstate, "42703") << e.what();
+    }
+  }
+  EXPECT_EQ(after.get().front().get<int>("v"), 2);
+  EXPECT_EQ(catalog.get().front().get<int>("v"), 1);
+  EXPECT_EQ(pool.stats().open, 1u);
+  EXPECT_EQ(pool.stats().statement_errors, 3u);
+  // The failed prepare is not remembered: the statement is prepared again, and fails again.
+  EXPECT_THROW(io.run(pool.query("SELECT no_such_column")), db::Error);
+}
+
+TEST_F(PoolPipelineTest, ATimedOutStatementIsCancelledAndItsNeighboursAnswer) {
+  auto pool =
+      make({.max_size = 2, .query_timeout = 300ms, .sweep_interval = 20ms, .pipelines = 1, .pipeline_stall = 60s});
+  auto slow = hold(pool, 10);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::vector<std::future<db::Result>> neighbours;
+  for (int i = 0; i < 3; ++i) neighbours.push_back(spawn(pool, "SELECT $1::int AS v, pg_backend_pid()", db::params(i)));
+  EXPECT_THROW(slow.get(), db::Timeout);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(neighbours[static_cast<std::size_t>(i)].get().front().get<int>("v"), i);
+  EXPECT_EQ(pool.stats().statement_timeouts, 1u);
+  EXPECT_EQ(pool.stats().statement_errors, 0u);
+  // The cancelled connection is not reused (a late cancel must not hit a later statement).
+  EXPECT_EQ(io.run(pool.query("SELECT 7")).front().get<int>(0), 7);
+  EXPECT_EQ(pool.stats().open, 1u);
+}
+
+TEST_F(PoolPipelineTest, ASlowStatementHoldsUpOnlyThoseAlreadySentBehindIt) {
+  auto pool = make({.max_size = 4, .pipelines = 1, .pipeline_stall = 10ms});
+  auto slow = hold(pool, 0.5);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::this_thread::sleep_for(30ms);  // a delay chosen past the stall, not a measurement
+  const auto quick = io.run(pool.query("SELECT pg_backend_pid()"));
+  EXPECT_NE(quick.front().get<int>(0), backend_of(slow.get()));  // another connection
+}
+
+TEST_F(PoolPipelineTest, TransactionsAreNotStarvedByAPipeline) {
+  // One connection: a pipeline holds it while statements flow; a transaction waiting for it makes
+  // new statements queue behind it instead of joining, so the pipeline drains and hands it over.
+  auto pool = make({.max_size = 1, .acquire_timeout = 10s, .pipelines = 1});
+  auto head = hold(pool, 2);  // long enough for the transaction to queue behind it
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  auto transaction = [&pool]() -> awaitable<int> {  // named: the coroutine refers to its capture
+    auto t = co_await pool.begin();
+    const auto rows = co_await t.query("SELECT 5");
+    co_await t.commit();
+    co_return rows.front().get<int>(0);
+  };
+  auto tx = boost::asio::co_spawn(io.executor(), transaction(), boost::asio::use_future);
+  for (int i = 0; i < 1000 && pool.stats().waiting == 0; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(pool.stats().waiting, 1u);
+  auto later = spawn(pool, "SELECT $1::int AS v", db::params(6));
+  head.get();
+  EXPECT_EQ(tx.get(), 5);
+  EXPECT_EQ(later.get().front().get<int>("v"), 6);
+  EXPECT_EQ(pool.stats().acquire_timeouts, 0u);
+}
+
+TEST(PoolPipeline, TheServerRestartingMidPipelineIsUnavailableAndTheNextCallSucceeds) {
+  core::testing::TempCluster cluster;
+  core::testing::IoThreads io;
+  db::Pool pool(io.executor(), {.conninfo = cluster.url(), .max_size = 4, .connect_timeout = 2s, .pipelines = 1});
+  auto ask = [&] {
+    return io.run([&]() -> awaitable<int> { co_return (co_await pool.query("SELECT 1")).front().get<int>(0); }());
+  };
+  EXPECT_EQ(ask(), 1);
+  std::vector<std::future<db::Result>> in_flight;
+  for (int i = 0; i < 3; ++i)
+    in_flight.push_back(
+        boost::asio::co_spawn(io.executor(), pool.query("SELECT pg_sleep(30)"), boost::asio::use_future));
+  wait_running(cluster.url(), "SELECT pg_sleep(30)%");
+  EXPECT_EQ(pool.stats().pipelines, 1u);
+  cluster.stop("fast");
+  for (auto& f : in_flight) EXPECT_THROW(f.get(), db::Unavailable);
+  EXPECT_THROW(ask(), db::Unavailable);  // down: no connection to be had
+  cluster.start();
+  EXPECT_EQ(ask(), 1);  // a fresh connection
+  EXPECT_EQ(ask(), 1);
+}
