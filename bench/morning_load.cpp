@@ -18,7 +18,8 @@
 //   analyzer feed     /api/mobile/analyzer/feed, then the next page when there is one
 //   analyzer tickets  /api/analyzer/tickets/filter-options, /api/analyzer/tickets/list, ?offset=25
 // Webhooks: --webhook-connections kept connections share a schedule of --webhook-rate callouts a
-// second (open loop: a callout late on its slot is sent at once, and counted late); each is an
+// second (open loop: a callout late on its slot is sent at once, and counted late; what is still
+// due at the end is not sent, so `rate` says what arrived); each is an
 // Autotask "Update" of a ticket whose id is read from --ids, with its own SequenceNumber and the
 // Guid --guid, signed with --webhook-secret (X-Hook-Signature: sha1=<base64 HMAC-SHA1>).
 // Everything stops sending at the end of --seconds; requests in flight are completed and counted.
@@ -261,7 +262,7 @@ class Load {
       const auto due = webhook_start_ + std::chrono::duration_cast<Clock::duration>(
                                             slot * static_cast<double>(n) +
                                             std::chrono::duration<double>(static_cast<double>(k) / o_.webhook_rate));
-      if (due >= end_) break;
+      if (due >= end_ || Clock::now() >= end_) break;  // a backlog left at the end is not sent
       if (Clock::now() > due + std::chrono::milliseconds(10)) {
         ++late_;
       } else {
