@@ -71,7 +71,7 @@ core::http::Handler guarded(std::shared_ptr<Identity> identity, std::function<vo
     req.set<User>(*user);
     if (req.method == core::http::Verb::get || req.method == core::http::Verb::head) co_return co_await handler(req);
     // A write may change what the user's own session answers: their next request here asks the
-    // database (other instances hear of it from migration 0031's triggers).
+    // database (other instances hear of it from migration 0032's triggers).
     try {
       auto res = co_await handler(req);
       identity->forget_user(user->id);

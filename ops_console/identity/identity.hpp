@@ -16,7 +16,7 @@
 // Each instance keeps the live sessions it has seen, with their user and permissions, for up to
 // SESSION_CACHE_SECONDS (60; 0: off), so a signed-in request pays no database round trip to check its
 // session (core/auth/session_cache.hpp says what an entry may be used for). Triggers of migration
-// 0031 announce on kSessionChannel every change that alters what the check would answer (a session
+// 0032 announce on kSessionChannel every change that alters what the check would answer (a session
 // ended or changed, a user changed or deleted, a permission granted or taken), and every instance
 // drops what it names; while an instance's listener is down it asks the database on every request.
 // A signed-in user's own write (any method but GET and HEAD) drops that user's entries on the
@@ -61,7 +61,7 @@ struct IdentitySettings : core::auth::SessionPolicy {
   std::chrono::seconds cache{60};  // SESSION_CACHE_SECONDS: 0, no cache
 };
 
-// Where migration 0031's triggers announce session, user and permission changes.
+// Where migration 0032's triggers announce session, user and permission changes.
 inline constexpr std::string_view kSessionChannel = "session_changes";
 
 IdentitySettings read_identity_settings(core::config::Reader& env);
