@@ -286,6 +286,8 @@ const core::app::ServiceDefinition& definition() {
               // already; this is the second lock).
               ctx.pipeline.add(core::http::same_origin_writes());
               auto id = std::make_shared<identity::Identity>(ctx.db, identity_settings);
+              if (auto sessions = id->follow_session_changes(ctx.executor, std::string(ctx.conninfo)))
+                ctx.stop_hooks.push_back([sessions] { sessions->stop(); });
               auto registry = std::make_shared<integrations::Registry>(ctx.db, registry_options);
               install_auth_routes(ctx, id);
               install_preference_routes(ctx, id);

@@ -24,15 +24,23 @@ std::string fill(std::string sql, std::initializer_list<std::pair<std::string_vi
 }
 
 // $1 token hash, $2 idle minutes. The touch is a separate CTE so the lookup sees the row as it
-// was; it writes only when the last write is more than a minute old.
+// was; it writes only when the last write is more than a minute old. After the lookup's columns:
+// the subject, and for how long the answer stays as it is (for a cache): until the session expires
+// or its last-seen time is due to be written again, a minute after the last write.
 constexpr std::string_view kFind = R"sql(
   WITH live AS (
-    SELECT {subject} AS subject, last_seen_at FROM {sessions}
+    SELECT {subject} AS subject, last_seen_at, expires_at FROM {sessions}
     WHERE token_hash = $1 AND expires_at > now() AND last_seen_at > now() - make_interval(mins => $2::integer)),
   touched AS (
     UPDATE {sessions} SET last_seen_at = now()
-    WHERE token_hash = $1 AND EXISTS (SELECT 1 FROM live WHERE live.last_seen_at < now() - interval '1 minute'))
-  {lookup}
+    WHERE token_hash = $1 AND EXISTS (SELECT 1 FROM live WHERE live.last_seen_at < now() - interval '1 minute')
+    RETURNING last_seen_at),
+  looked AS ({lookup})
+  SELECT looked.*, live.subject::text AS session_subject,
+         floor(1000 * extract(epoch FROM least(live.expires_at, coalesce((SELECT last_seen_at FROM touched),
+                                                                          live.last_seen_at) + interval '1 minute')
+                                          - now()))::bigint AS session_fresh_ms
+  FROM looked CROSS JOIN live
 )sql";
 
 // $1 token hash, $2 subject, $3 address, $4 lifetime hours, $5 idle minutes.
@@ -70,8 +78,9 @@ core::http::Problem Refusal::problem() const {
       .with_header(core::http::bhttp::field::retry_after, std::to_string(retry_after.count()));
 }
 
-SessionStore::SessionStore(core::db::Pool& db, SessionTables tables, SessionPolicy policy)
-    : db_(db), tables_(std::move(tables)), policy_(std::move(policy)) {
+SessionStore::SessionStore(core::db::Pool& db, SessionTables tables, SessionPolicy policy,
+                           std::shared_ptr<SessionCache> cache)
+    : db_(db), tables_(std::move(tables)), policy_(std::move(policy)), cache_(std::move(cache)) {
   const std::string key = per_account() ? tables_.account : "address";
   const std::initializer_list<std::pair<std::string_view, std::string_view>> names{{"sessions", tables_.sessions},
                                                                                    {"subject", tables_.subject},
@@ -90,7 +99,16 @@ SessionStore::SessionStore(core::db::Pool& db, SessionTables tables, SessionPoli
 awaitable<core::db::Result> SessionStore::find(std::optional<std::string> token) {
   if (!token || token->empty() || token->size() > kMaxToken) co_return core::db::Result();
   const std::string token_hash = core::sha256_hex(*token);
-  co_return co_await db_.query(find_sql_, token_hash, static_cast<int>(policy_.idle.count()));
+  if (!cache_) co_return co_await db_.query(find_sql_, token_hash, static_cast<int>(policy_.idle.count()));
+  if (auto cached = cache_->get(token_hash)) co_return std::move(*cached);
+  const auto ticket = cache_->ticket();
+  auto rows = co_await db_.query(find_sql_, token_hash, static_cast<int>(policy_.idle.count()));
+  if (!rows.empty()) {
+    const auto row = rows.front();
+    cache_->put(ticket, token_hash, row.get<std::string>("session_subject"), rows,
+                std::chrono::milliseconds(row.get<std::int64_t>("session_fresh_ms")));
+  }
+  co_return rows;
 }
 
 awaitable<std::string> SessionStore::start(std::string subject, std::string address) {
@@ -104,6 +122,11 @@ awaitable<std::string> SessionStore::start(std::string subject, std::string addr
 awaitable<void> SessionStore::end(std::string token) {
   const std::string token_hash = core::sha256_hex(token);
   co_await db_.query(end_sql_, token_hash);
+  if (cache_) cache_->forget_token_hash(token_hash);
+}
+
+void SessionStore::forget_subject(const std::string& subject) {
+  if (cache_) cache_->forget_subject(subject);
 }
 
 awaitable<std::optional<Refusal>> SessionStore::admit(std::string account, std::string address) {

@@ -18,15 +18,22 @@
 // when ended; starting one sweeps the ended ones. A request moves last_seen_at at most once a
 // minute, so a busy session is not a write per request (the idle limit is precise to a minute).
 //
+// A store given a SessionCache (session_cache.hpp) answers find() from it while it may, and keeps
+// what the database answered; end() drops the session there too. find()'s statement returns, after
+// the lookup's columns, `session_subject` (the subject, as text) and `session_fresh_ms` (how long the
+// answer stays as it is: until the session expires or its last-seen time is due to be written).
+//
 // Failed sign-ins are counted per account and per address over `failure_window`. The account's
 // count (the address's, for a console without accounts) slows the next attempt (`slowdown`); at
 // `refuse_account_after` or `refuse_address_after` failures, admit() refuses until the window
 // has passed: 429 with Retry-After. A success forgives the account's (the address's) failures.
+#include "core/auth/session_cache.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/problem.hpp"
 #include "core/http/sign_in_slowdown.hpp"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -61,14 +68,19 @@ struct Refusal {
 
 class SessionStore {
  public:
-  SessionStore(core::db::Pool& db, SessionTables tables, SessionPolicy policy);
+  // `cache`: none, or where find() looks first (shared with the listener that keeps it).
+  SessionStore(core::db::Pool& db, SessionTables tables, SessionPolicy policy,
+               std::shared_ptr<SessionCache> cache = nullptr);
 
   // The rows of tables.lookup for the live session of `token` (refreshing it), or none. No
-  // query runs without a plausible token.
+  // query runs without a plausible token, nor for a session the cache holds.
   boost::asio::awaitable<core::db::Result> find(std::optional<std::string> token);
   // A new session for `subject` (the text of the subject column's value); its token.
   boost::asio::awaitable<std::string> start(std::string subject, std::string address);
   boost::asio::awaitable<void> end(std::string token);
+  // This instance's cached sessions of `subject` are asked of the database again: after a change
+  // of this process's own, before the notification of it arrives.
+  void forget_subject(const std::string& subject);
 
   // Before checking a secret: a refusal, or nothing after waiting the slowdown. `account` is
   // ignored by a store without accounts.
@@ -87,6 +99,7 @@ class SessionStore {
   core::db::Pool& db_;
   SessionTables tables_;
   SessionPolicy policy_;
+  std::shared_ptr<SessionCache> cache_;
   std::string find_sql_, start_sql_, end_sql_, count_sql_, failed_sql_, succeeded_sql_;
 };
 

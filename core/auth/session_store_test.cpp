@@ -97,6 +97,47 @@ TEST_F(SessionStoreTest, ARequestTouchesTheSessionAtMostOnceAMinute) {
   EXPECT_EQ(sql("SELECT (last_seen_at > now() - interval '1 minute')::text FROM sessions"), "true");
 }
 
+// find() says, after the lookup's columns, whose session it is and how long its answer stays as
+// it is: until its last-seen time is due to be written again (a minute after the last write), or it
+// expires, whichever comes first.
+TEST_F(SessionStoreTest, FindSaysWhoseSessionAndHowLongItsAnswerHolds) {
+  auth::SessionStore store(pool, kAccounts, quick());
+  const auto token = io.run(store.start("2", "192.0.2.1"));
+  const auto fresh_ms = [&] {
+    const auto rows = io.run(store.find(token));
+    EXPECT_EQ(rows.front().get<std::string>("session_subject"), "2");
+    return rows.front().get<std::int64_t>("session_fresh_ms");
+  };
+  sql("UPDATE sessions SET last_seen_at = now() - interval '30 seconds'");
+  const auto half = fresh_ms();  // not rewritten: due in 30 s
+  EXPECT_GT(half, 20'000);
+  EXPECT_LE(half, 30'000);
+  sql("UPDATE sessions SET last_seen_at = now() - interval '5 minutes'");
+  const auto touched = fresh_ms();  // rewritten now: due in a minute
+  EXPECT_GT(touched, 50'000);
+  EXPECT_LE(touched, 60'000);
+  sql("UPDATE sessions SET expires_at = now() + interval '10 seconds'");
+  EXPECT_LE(fresh_ms(), 10'000);  // its end comes first
+}
+
+// With a cache, a second find() of a live session asks no database, and end() drops it.
+TEST_F(SessionStoreTest, ACacheAnswersForALiveSessionUntilItEnds) {
+  auto cache = std::make_shared<auth::SessionCache>(std::chrono::seconds(60));
+  cache->trust();  // as its listener does once LISTEN is in place
+  auth::SessionStore store(pool, kAccounts, quick(), cache);
+  const auto token = io.run(store.start("1", "192.0.2.1"));
+  EXPECT_EQ(who(store, token), "Ada");
+  const auto asked = pool.stats().acquires;
+  EXPECT_EQ(who(store, token), "Ada");
+  EXPECT_EQ(pool.stats().acquires, asked);  // from the cache
+  EXPECT_EQ(cache->counts().hits, 1u);
+  EXPECT_EQ(who(store, token + "x"), "");  // not a session: asked, and nothing kept
+  EXPECT_EQ(cache->size(), 1u);
+  io.run(store.end(token));
+  EXPECT_EQ(cache->size(), 0u);
+  EXPECT_EQ(who(store, token), "");
+}
+
 TEST_F(SessionStoreTest, SessionsEndWhenIdleOrOldAndStartingOneSweepsTheEnded) {
   auth::SessionPolicy policy = quick();
   policy.idle = std::chrono::minutes(10);

@@ -25,16 +25,18 @@ using asio::use_awaitable;
 // wait (as in the pool).
 struct Listener::State {
   State(asio::any_io_executor ex, ListenerOptions o, std::function<void(const std::string&)> notify,
-        std::function<void()> connected)
+        std::function<void()> connected, std::function<void()> lost)
       : strand(asio::make_strand(ex)),
         options(std::move(o)),
         on_notify(std::move(notify)),
-        on_connected(std::move(connected)) {}
+        on_connected(std::move(connected)),
+        on_lost(std::move(lost)) {}
 
   asio::strand<asio::any_io_executor> strand;
   const ListenerOptions options;
   const std::function<void(const std::string&)> on_notify;
   const std::function<void()> on_connected;
+  const std::function<void()> on_lost;    // may be empty
   asio::steady_timer* backoff = nullptr;  // the wait in progress; only touched on the strand
 
   // Also held while a callback runs, so that once stop() returns none is running; recursive
@@ -83,6 +85,7 @@ struct Listener::State {
         failure = e.what();
       }
       if (s->is_stopped()) co_return;
+      if (s->on_lost) s->call(s->on_lost);
       log::warn("database listener disconnected; retrying",
                 {{"channel", s->options.channel}, {"error", failure}, {"retry_ms", delay.count()}});
       co_await s->pause(delay);
@@ -118,8 +121,10 @@ struct Listener::State {
 };
 
 Listener::Listener(asio::any_io_executor ex, ListenerOptions o,
-                   std::function<void(const std::string& payload)> on_notify, std::function<void()> on_connected)
-    : state_(std::make_shared<State>(std::move(ex), std::move(o), std::move(on_notify), std::move(on_connected))) {}
+                   std::function<void(const std::string& payload)> on_notify, std::function<void()> on_connected,
+                   std::function<void()> on_lost)
+    : state_(std::make_shared<State>(std::move(ex), std::move(o), std::move(on_notify), std::move(on_connected),
+                                     std::move(on_lost))) {}
 
 Listener::~Listener() { stop(); }
 

@@ -10,7 +10,11 @@
 //
 // Notifications sent while the listener is disconnected are lost, so on_connected() runs after
 // every (re)connect, once LISTEN is in place: the caller treats it as "anything may have
-// changed". When the connection fails (the server restarts, the backend is terminated) or cannot
+// changed". on_lost(), when given, runs each time a connection ends or an attempt fails (before
+// the wait to retry): a caller that answers from what the notifications keep fresh stops trusting
+// it until the next on_connected(). A connection is known lost when its socket says so (the server
+// closed it, or terminated its backend); one that dies silently is noticed only when TCP gives up.
+// When the connection fails (the server restarts, the backend is terminated) or cannot
 // be made, the listener logs a warning and tries again, waiting between retry_min and retry_max
 // (doubling after each failure, back to retry_min after a success). A callback that throws is
 // handled the same way.
@@ -42,7 +46,8 @@ struct ListenerOptions {
 class Listener {
  public:
   Listener(boost::asio::any_io_executor ex, ListenerOptions o,
-           std::function<void(const std::string& payload)> on_notify, std::function<void()> on_connected);
+           std::function<void(const std::string& payload)> on_notify, std::function<void()> on_connected,
+           std::function<void()> on_lost = {});
   ~Listener();  // stop()
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;

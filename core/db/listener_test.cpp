@@ -21,6 +21,7 @@ struct Seen {
   std::mutex mutex;
   std::vector<std::string> payloads;
   int connects = 0;
+  int losses = 0;
 
   std::function<void(const std::string&)> on_notify() {
     return [this](const std::string& payload) {
@@ -33,6 +34,16 @@ struct Seen {
       std::lock_guard lock(mutex);
       ++connects;
     };
+  }
+  std::function<void()> on_lost() {
+    return [this] {
+      std::lock_guard lock(mutex);
+      ++losses;
+    };
+  }
+  int lost() {
+    std::lock_guard lock(mutex);
+    return losses;
   }
   std::vector<std::string> received() {
     std::lock_guard lock(mutex);
@@ -123,12 +134,14 @@ TEST_F(ListenerTest, DeliversNotificationsOnItsChannelOnly) {
 
 TEST_F(ListenerTest, ReconnectsAfterItsBackendIsTerminated) {
   core::testing::IoThreads io;
-  db::Listener listener(io.executor(), options(), seen.on_notify(), seen.on_connected());
+  db::Listener listener(io.executor(), options(), seen.on_notify(), seen.on_connected(), seen.on_lost());
   listener.start();
   ASSERT_TRUE(eventually([&] { return seen.connected() == 1; }));
+  EXPECT_EQ(seen.lost(), 0);
 
   EXPECT_EQ(terminate_listeners(), "1");
   ASSERT_TRUE(eventually([&] { return seen.connected() == 2; }));
+  EXPECT_EQ(seen.lost(), 1);  // told before the reconnect
   sql("SELECT pg_notify('Job Queue', 'after reconnect')");
   ASSERT_TRUE(eventually([&] { return !seen.received().empty(); }));
   EXPECT_EQ(seen.received(), (std::vector<std::string>{"after reconnect"}));

@@ -69,7 +69,17 @@ core::http::Handler guarded(std::shared_ptr<Identity> identity, std::function<vo
       throw Problem::forbidden("this account is a wall display's: it may read the kiosk view only");
     check(*user);
     req.set<User>(*user);
-    co_return co_await handler(req);
+    if (req.method == core::http::Verb::get || req.method == core::http::Verb::head) co_return co_await handler(req);
+    // A write may change what the user's own session answers: their next request here asks the
+    // database (other instances hear of it from migration 0032's triggers).
+    try {
+      auto res = co_await handler(req);
+      identity->forget_user(user->id);
+      co_return res;
+    } catch (...) {
+      identity->forget_user(user->id);
+      throw;
+    }
   };
 }
 
@@ -77,6 +87,12 @@ core::http::Handler guarded(std::shared_ptr<Identity> identity, std::function<vo
 
 IdentitySettings read_identity_settings(core::config::Reader& env) {
   IdentitySettings s;
+  s.cache = std::chrono::seconds(
+      env.integer("SESSION_CACHE_SECONDS", 60,
+                  "how long an instance may answer for a session without asking the database (sign-out and changes "
+                  "of users, permissions and sessions reach every instance at once, by LISTEN/NOTIFY); 0 turns the "
+                  "cache off",
+                  {0, 60}));
   s.idle = std::chrono::minutes(
       env.integer("SESSION_IDLE_MINUTES", 30, "a session ends after this long without a request", {1, 1440}));
   s.lifetime =
@@ -88,7 +104,17 @@ IdentitySettings read_identity_settings(core::config::Reader& env) {
 }
 
 Identity::Identity(core::db::Pool& db, IdentitySettings settings)
-    : db_(db), sessions_(db, session_tables(), std::move(settings)) {}
+    : db_(db),
+      cache_(settings.cache.count() > 0 ? std::make_shared<core::auth::SessionCache>(settings.cache) : nullptr),
+      sessions_(db, session_tables(), std::move(settings), cache_) {}
+
+void Identity::forget_user(std::int64_t user_id) { sessions_.forget_subject(std::to_string(user_id)); }
+
+std::shared_ptr<core::db::Listener> Identity::follow_session_changes(boost::asio::any_io_executor ex,
+                                                                     std::string conninfo) {
+  if (!cache_) return nullptr;
+  return cache_->follow(std::move(ex), std::move(conninfo), std::string(kSessionChannel));
+}
 
 awaitable<std::optional<User>> Identity::user_of(std::optional<std::string> token) {
   const auto rows = co_await sessions_.find(std::move(token));

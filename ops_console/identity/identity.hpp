@@ -12,6 +12,15 @@
 // Path=/, Secure behind TLS); only its SHA-256 is stored. It ends after SESSION_IDLE_MINUTES
 // (30) without a request, SESSION_MAX_HOURS (12) after sign-in, or at sign-out. The access check
 // runs before the handler, so before any database query or upstream call of the route.
+//
+// Each instance keeps the live sessions it has seen, with their user and permissions, for up to
+// SESSION_CACHE_SECONDS (60; 0: off), so a signed-in request pays no database round trip to check its
+// session (core/auth/session_cache.hpp says what an entry may be used for). Triggers of migration
+// 0032 announce on kSessionChannel every change that alters what the check would answer (a session
+// ended or changed, a user changed or deleted, a permission granted or taken), and every instance
+// drops what it names; while an instance's listener is down it asks the database on every request.
+// A signed-in user's own write (any method but GET and HEAD) drops that user's entries on the
+// instance that served it at once, so their next request there sees it (theme, timezone, name).
 #include "core/auth/session_store.hpp"
 #include "core/config/config.hpp"
 #include "core/db/pool.hpp"
@@ -48,7 +57,12 @@ struct User {
 // Sessions and sign-in failures follow core/auth/session_store.hpp: 30 idle minutes, 12 hours
 // in all; per account slowed from the 3rd failure in 15 minutes and refused from the 5th, per
 // address refused from the 20th.
-using IdentitySettings = core::auth::SessionPolicy;
+struct IdentitySettings : core::auth::SessionPolicy {
+  std::chrono::seconds cache{60};  // SESSION_CACHE_SECONDS: 0, no cache
+};
+
+// Where migration 0032's triggers announce session, user and permission changes.
+inline constexpr std::string_view kSessionChannel = "session_changes";
 
 IdentitySettings read_identity_settings(core::config::Reader& env);
 
@@ -76,11 +90,20 @@ class Identity {
   boost::asio::awaitable<SignIn> sign_in(std::string email, std::string password, std::string address);
   boost::asio::awaitable<std::string> start_session(std::int64_t user_id, std::string address);
   boost::asio::awaitable<void> end_session(std::string token);
+  // This instance asks the database again for the user's sessions (after a change of their own).
+  void forget_user(std::int64_t user_id);
+
+  // Keeps the session cache (when there is one) by LISTEN on kSessionChannel; the listener to stop
+  // at shutdown, or null without a cache.
+  std::shared_ptr<core::db::Listener> follow_session_changes(boost::asio::any_io_executor ex, std::string conninfo);
+  // The cache, or null when SESSION_CACHE_SECONDS is 0.
+  const core::auth::SessionCache* session_cache() const { return cache_.get(); }
 
   core::db::Pool& db() { return db_; }
 
  private:
   core::db::Pool& db_;
+  std::shared_ptr<core::auth::SessionCache> cache_;
   core::auth::SessionStore sessions_;
 };
 
