@@ -6,6 +6,7 @@
 //
 // Input: secret \n id \n timestamp \n signature list \n body (the rest, newlines included).
 #include "core/util/standard_webhooks.hpp"
+#include "fuzz/fields.hpp"
 
 #include "core/util/strings.hpp"
 
@@ -18,14 +19,6 @@ namespace sw = core::standard_webhooks;
 namespace {
 
 constexpr std::int64_t kNow = 1614265330;  // the specification's example's timestamp
-
-// The next '\n'-ended field of `rest` (all of it when there is no '\n').
-std::string_view next_field(std::string_view& rest) {
-  const auto end = rest.find('\n');
-  const auto field = rest.substr(0, end);
-  rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-  return field;
-}
 
 void check_secret(std::string_view secret) {
   const auto key = sw::decode_secret(secret);
@@ -50,10 +43,10 @@ bool lists(std::string_view list, std::string_view entry) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view rest(reinterpret_cast<const char*>(data), size);
-  const auto secret = next_field(rest);
-  const auto id = next_field(rest);
-  const auto timestamp = next_field(rest);
-  const auto signature = next_field(rest);
+  const auto secret = fuzz::next_field(rest);
+  const auto id = fuzz::next_field(rest);
+  const auto timestamp = fuzz::next_field(rest);
+  const auto signature = fuzz::next_field(rest);
   const auto body = rest;
 
   check_secret(secret);

@@ -4,7 +4,8 @@
 #   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 #
 # Provides: ROOT, PG_BINDIR, log, warn, die, ensure_packages, build, build_release,
-# free_port, random_secret.
+# free_port, random_secret, and for scripts/test and scripts/fuzz: FUZZ_RUNS, FUZZ_SECONDS,
+# fuzz_binaries, fuzz_target.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
@@ -164,4 +165,39 @@ free_port() {
 # A random alphanumeric secret (about 24 characters).
 random_secret() {
   head -c 18 /dev/urandom | base64 | tr -d '/+='
+}
+
+# ---- fuzzing (scripts/test's bounded runs, scripts/fuzz's campaign) ---------------------------
+
+# The bounds of one target's run: libFuzzer stops at whichever comes first. scripts/test's
+# defaults; scripts/fuzz --long sets 10,000,000 runs and 600 s.
+FUZZ_RUNS=200000
+FUZZ_SECONDS=20
+
+# Prints the built libFuzzer targets, build-fuzz/fuzz/fuzz_*, one path a line, sorted.
+fuzz_binaries() {
+  [[ -d "$ROOT/build-fuzz/fuzz" ]] || return 0
+  find "$ROOT/build-fuzz/fuzz" -maxdepth 1 -type f -name 'fuzz_*' -perm -u+x | sort
+}
+
+# fuzz_target BIN SCRATCH [LIBFUZZER ARGS...]: runs one libFuzzer target for FUZZ_RUNS runs or
+# FUZZ_SECONDS seconds on a scratch copy of its committed corpus (fuzz/corpus/<name>/, copied to
+# SCRATCH/corpus/fuzz_<name>/, which keeps what the run found). Output goes to
+# build-fuzz/logs/fuzz_<name>.log; a crash's input to build-fuzz/artifacts/fuzz_<name>-*.
+# Returns the target's status (non-zero: a crash, a leak, a timeout or a failed check).
+fuzz_target() {
+  local bin="$1" scratch="$2" name seeds corpus
+  shift 2
+  name="$(basename "$bin")"
+  seeds="$ROOT/fuzz/corpus/${name#fuzz_}"
+  corpus="$scratch/corpus/$name"
+  mkdir -p "$corpus" "$ROOT/build-fuzz/logs" "$ROOT/build-fuzz/artifacts"
+  if [[ -d "$seeds" ]]; then
+    cp -R "$seeds/." "$corpus/"
+  fi
+  # An undefined-behaviour report is a failure, as under ctest (UBSan alone would go on).
+  UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
+    "$bin" -runs="$FUZZ_RUNS" -max_total_time="$FUZZ_SECONDS" \
+    -artifact_prefix="$ROOT/build-fuzz/artifacts/$name-" "$@" \
+    "$corpus" >"$ROOT/build-fuzz/logs/$name.log" 2>&1
 }

@@ -7,8 +7,10 @@
 
 namespace core::http {
 
+inline constexpr long long kMaxRetryAfterSeconds = 365LL * 24 * 3600;
+
 // The delay the header asks for, measured from `now`; a date in the past is zero.
-// nullopt when the value is neither form.
+// nullopt when the value is neither form, or asks for more than a year (kMaxRetryAfterSeconds).
 std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view value,
                                                            std::chrono::system_clock::time_point now);
 

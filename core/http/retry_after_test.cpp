@@ -43,3 +43,12 @@ TEST(RetryAfter, GarbageIsRejected) {
   EXPECT_FALSE(parse_retry_after("Wed, 21 Oct 2026 07:28:00 GMT trailing", now));
   EXPECT_FALSE(parse_retry_after("99999999999999", now));
 }
+
+// fuzz_retry_after (fuzz/corpus/retry_after/regression-year-4054): a date past system_clock's range
+// overflowed its conversion (undefined); a date more than a year away is refused, as delay-seconds are.
+TEST(RetryAfter, ADateMoreThanAYearAwayIsRejected) {
+  const auto now = at(2026, 10, 21, 7, 27, 30);
+  EXPECT_FALSE(parse_retry_after("Wed, 21 Oct 4054 07:28:00 GMT", now));
+  EXPECT_FALSE(parse_retry_after("Thu, 21 Oct 2027 07:28:00 GMT", now));
+  EXPECT_EQ(parse_retry_after("Thu, 21 Oct 2027 07:27:30 GMT", now), seconds(365LL * 24 * 3600));
+}

@@ -128,6 +128,7 @@ class QueryReader : public Errors {
   std::vector<std::int64_t> integers(std::string_view name, const IntRule& rule = {});
 
  private:
+  std::optional<std::string> query_string(const std::string& name, std::string_view value, const StringRule& rule);
   const http::Query& query_;
 };
 

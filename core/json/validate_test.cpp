@@ -179,3 +179,19 @@ TEST(QueryReader, RepeatedIntegersAreEachChecked) {
   EXPECT_EQ(p.errors()[0], (core::http::FieldError{"s", "must be an integer"}));
   EXPECT_EQ(p.errors()[1], (core::http::FieldError{"s", "must be between 0 and 50"}));
 }
+
+// fuzz_list_query and fuzz_evidence_upload (fuzz/corpus/list_query/bad_utf8): a percent-escape
+// decoding to bytes that are not UTF-8 was taken, and PostgreSQL refused the text with a 500.
+TEST(QueryReader, AStringThatIsNotUtf8IsAFieldError) {
+  const auto q = *core::http::parse_query("search=%FF%FE&name=caf%C3%A9&s=ok&s=%C0%AF&t=%ED%A0%80");
+  QueryReader in(q);
+  EXPECT_FALSE(in.optional_string("search"));
+  EXPECT_EQ(in.optional_string("name"), "caf\xC3\xA9");
+  EXPECT_EQ(in.all("s"), std::vector<std::string>{"ok"});
+  EXPECT_FALSE(in.optional_string("t"));  // a surrogate
+  const auto p = problem_of([&] { in.finish(); });
+  ASSERT_EQ(p.errors().size(), 3u);
+  EXPECT_EQ(p.errors()[0], (core::http::FieldError{"search", "must be valid UTF-8"}));
+  EXPECT_EQ(p.errors()[1].field, "s");
+  EXPECT_EQ(p.errors()[2].field, "t");
+}

@@ -12,6 +12,9 @@ std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 bool starts_with_icase(std::string_view s, std::string_view prefix);
+// Well-formed UTF-8 (RFC 3629: no overlong form, surrogate or code point past U+10FFFF), as
+// PostgreSQL's text takes it. A percent-decoded query value may be anything.
+bool valid_utf8(std::string_view s);
 
 // The pieces with `sep` between them.
 std::string join(const std::vector<std::string>& pieces, std::string_view sep);

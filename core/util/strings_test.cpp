@@ -111,3 +111,13 @@ TEST(Strings, EmailAndDomainShapes) {
   EXPECT_FALSE(is_domain_name("localhost"));
   EXPECT_FALSE(is_domain_name("exa mple.com"));
 }
+
+TEST(Strings, ValidUtf8RefusesWhatPostgresRefuses) {
+  EXPECT_TRUE(core::valid_utf8(""));
+  EXPECT_TRUE(core::valid_utf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(core::valid_utf8("\xFF"));
+  EXPECT_FALSE(core::valid_utf8("\xC3"));              // cut short
+  EXPECT_FALSE(core::valid_utf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(core::valid_utf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(core::valid_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+}

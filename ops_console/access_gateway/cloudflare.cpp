@@ -1,5 +1,7 @@
 #include "ops_console/access_gateway/cloudflare.hpp"
 
+#include "ops_console/access_gateway/page.hpp"
+
 #include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
 
@@ -65,32 +67,27 @@ awaitable<void> CloudflareAccessClient::each_page(std::string path, Page page) {
   const std::string base = settings_.base_url + "/accounts/" + core::url_encode(settings_.account_id) + path +
                            "?per_page=" + std::to_string(settings_.page_size) + "&page=";
   for (int number = 1;; ++number) {
-    const json body = co_await health_.observe<json>("access_gateway", [&]() -> awaitable<json> {
-      core::http::OutboundResponse res;
-      try {
-        res = co_await http_.send(
-            {.method = "GET",
-             .url = base + std::to_string(number),
-             .headers = {{"Authorization", "Bearer " + settings_.api_token}, {"Accept", "application/json"}},
-             .retry_status = [](int status) { return status == 429 || status >= 500; }});
-      } catch (const core::http::TransportError& e) {
-        throw AccessGatewayError("the access gateway could not be reached (" + path + "): " + e.what());
-      }
-      if (!res.ok()) throw AccessGatewayError("the access gateway refused " + path + ": " + cloudflare_reason_of(res));
-      auto parsed = json::parse(res.body, nullptr, false);
-      if (!parsed.is_object() || parsed.value("success", false) != true || !parsed.contains("result") ||
-          !parsed["result"].is_array())
-        throw AccessGatewayError("the access gateway answered " + path + " without a result list");
-      co_return parsed;
-    });
-    int total_pages = 1;
-    if (body.contains("result_info") && body["result_info"].is_object()) {
-      const auto& pages = body["result_info"].value("total_pages", json(nullptr));
-      if (pages.is_number_integer()) total_pages = pages.get<int>();
-    }
-    const bool empty = body["result"].empty();
-    co_await page(body["result"]);
-    if (empty || number >= total_pages) co_return;
+    CloudflarePage body =
+        co_await health_.observe<CloudflarePage>("access_gateway", [&]() -> awaitable<CloudflarePage> {
+          core::http::OutboundResponse res;
+          try {
+            res = co_await http_.send(
+                {.method = "GET",
+                 .url = base + std::to_string(number),
+                 .headers = {{"Authorization", "Bearer " + settings_.api_token}, {"Accept", "application/json"}},
+                 .retry_status = [](int status) { return status == 429 || status >= 500; }});
+          } catch (const core::http::TransportError& e) {
+            throw AccessGatewayError("the access gateway could not be reached (" + path + "): " + e.what());
+          }
+          if (!res.ok())
+            throw AccessGatewayError("the access gateway refused " + path + ": " + cloudflare_reason_of(res));
+          auto parsed = parse_cloudflare_page(res.body);
+          if (!parsed) throw AccessGatewayError("the access gateway answered " + path + " without a result list");
+          co_return std::move(*parsed);
+        });
+    const bool empty = body.result.empty();
+    co_await page(std::move(body.result));
+    if (empty || number >= body.total_pages) co_return;
   }
 }
 

@@ -1,5 +1,7 @@
 #include "ops_console/api/log_evidence.hpp"
 
+#include "ops_console/api/log_evidence_upload.hpp"
+
 #include "core/app/json_rows.hpp"
 #include "core/async/schedule.hpp"
 #include "core/db/errors.hpp"
@@ -93,24 +95,8 @@ constexpr std::string_view kRetainEvidence = R"sql(
 
 constexpr std::size_t kUploadTokenBytes = 32;
 constexpr std::size_t kPartBytes = 1024 * 1024;
-constexpr std::size_t kContentTypeMax = 200;
 
 const core::json::StringRule kUploadTokenName{.min_length = 1, .max_length = 100};
-
-// A file name that is safe inside Content-Disposition's quotes on every browser: no path, quote,
-// backslash or control character.
-bool safe_file_name(std::string_view name) {
-  if (name == "." || name == "..") return false;
-  for (const unsigned char c : name)
-    if (c < 0x20 || c == 0x7f || c == '/' || c == '\\' || c == '"' || c == ';') return false;
-  return true;
-}
-const core::json::StringRule kEvidenceFileName{
-    .min_length = 1,
-    .max_length = 255,
-    .check = safe_file_name,
-    .check_message = "must be a plain file name (no path, quotes, semicolons or control characters)",
-    .trim = false};
 
 // What the upload's gate learned: the token, and the upload's metadata, checked.
 struct EvidenceUpload {
@@ -139,17 +125,11 @@ awaitable<void> admit_upload(core::db::Pool& db, Request& req) {
 
   EvidenceUpload upload{.token_id = found.front().get<std::int64_t>(0)};
   if (req.malformed_query) throw Problem::bad_request("the query string has a malformed percent-escape");
-  core::json::QueryReader in(req.query);
-  auto file_name = in.optional_string("fileName", kEvidenceFileName);
-  if (!file_name) in.add("fileName", "is required");
-  upload.ticket_id = in.optional_integer("ticketId", {.min = 1});
-  upload.company_id = in.optional_integer("companyId", {.min = 1});
-  std::string content_type(core::trim(req.header("content-type")));
-  if (content_type.empty()) content_type = "application/octet-stream";
-  if (content_type.size() > kContentTypeMax) in.add("Content-Type", "is longer than 200 characters");
-  in.finish();
-  upload.file_name = std::move(*file_name);
-  upload.content_type = std::move(content_type);
+  auto metadata = read_evidence_metadata(req.query, req.header("content-type"));
+  upload.file_name = std::move(metadata.file_name);
+  upload.content_type = std::move(metadata.content_type);
+  upload.ticket_id = metadata.ticket_id;
+  upload.company_id = metadata.company_id;
   if (upload.ticket_id && (co_await db.query(kEvidenceTicketExists, *upload.ticket_id)).empty())
     throw Problem::invalid_field("ticketId", "names no ticket of the copy");
   if (upload.company_id && (co_await db.query(kEvidenceCompanyExists, *upload.company_id)).empty())

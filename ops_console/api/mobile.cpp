@@ -1,8 +1,8 @@
 #include "ops_console/api/mobile.hpp"
 
 #include "core/app/json_rows.hpp"
-#include "core/json/validate.hpp"
 #include "ops_console/dashboard/cursor.hpp"
+#include "ops_console/dashboard/list_query.hpp"
 #include "ops_console/identity/routes.hpp"
 
 namespace ops_console {
@@ -14,8 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::int64_t kPageSize = 25;  // the spec's default and cap, both lists
-const std::vector<std::int64_t> kOpenStatuses{1, 8, 7};
+using dashboard::Page;
 
 // mobile_dashboard_json() (migration 0020) and accounting_finance_json() (migration 0013).
 constexpr std::string_view kDashboard = "SELECT mobile_dashboard_json($1, $2::timestamptz, $3::text[])";
@@ -27,22 +26,6 @@ constexpr std::string_view kKioskWall = "SELECT kiosk_wall_json($1, $2::timestam
 constexpr std::string_view kShownCompany =
     "EXISTS (SELECT 1 FROM companies c WHERE c.id = t.company_id) AND "
     "NOT EXISTS (SELECT 1 FROM mobile_hidden_companies h WHERE h.id = t.company_id)";
-
-// A page of a keyset list: each row's JSON, its instant (the sort key, null sorting last) and id.
-struct Page {
-  std::int64_t limit = kPageSize;
-  std::optional<dashboard::Cursor> after;
-};
-
-Page read_page(core::json::QueryReader& in) {
-  Page page;
-  page.limit = std::min(in.integer("limit", kPageSize, {.min = 1}), kPageSize);
-  if (const auto text = in.optional_string("cursor", {.trim = false})) {
-    page.after = dashboard::decode_cursor(*text);
-    if (!page.after) in.add("cursor", "is not a cursor this list gave out");
-  }
-  return page;
-}
 
 // The keyset condition and order on (coalesce(instant, '-infinity'), id), descending.
 std::string keyset(core::db::Composed& st, const Page& page, std::string_view instant, std::string_view id,
@@ -81,15 +64,7 @@ awaitable<Response> answer_page(core::db::Pool& db, PageQuery q) {
 
 // The mobile ticket row renders as mobile_ticket_json() (migration 0020).
 PageQuery compose_tickets(const Request& req, const std::string& at) {
-  core::json::QueryReader in(req.query);
-  auto statuses = in.integers("status", {.min = 0, .max = INT32_MAX});
-  const auto priorities = in.integers("priority", {.min = 0, .max = INT32_MAX});
-  const auto queue = in.optional_integer("queue", {.min = 0, .max = INT32_MAX});
-  const bool mine = in.boolean("mine", false);
-  const auto search = in.optional_string("search", {.min_length = 1, .max_length = 200});
-  const Page page = read_page(in);
-  in.finish();
-  if (statuses.empty()) statuses = kOpenStatuses;
+  const auto [statuses, priorities, queue, mine, search, page] = dashboard::read_ticket_list_query(req.query);
 
   using core::db::restrict;
   core::db::Composed st;
@@ -116,9 +91,7 @@ PageQuery compose_tickets(const Request& req, const std::string& at) {
 // Each ticket's latest analysis (completed_at descending, nulls last, then id), through
 // analysis_feed_json() (migration 0018): the twelve fields and nothing else.
 PageQuery compose_feed(const Request& req) {
-  core::json::QueryReader in(req.query);
-  const Page page = read_page(in);
-  in.finish();
+  const Page page = dashboard::read_page_query(req.query);
 
   core::db::Composed st;
   std::string where;

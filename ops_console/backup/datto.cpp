@@ -64,10 +64,10 @@ DattoClient::DattoClient(boost::asio::any_io_executor executor, BackupSettings s
   core::secrets::remember_basic(settings_.public_key, settings_.secret_key);
 }
 
-awaitable<json> DattoClient::get(std::string path, int page) {
+awaitable<DattoPage> DattoClient::get(std::string path, int page) {
   const std::string target =
       settings_.base_url + path + "?_page=" + std::to_string(page) + "&_perPage=" + std::to_string(settings_.per_page);
-  co_return co_await health_.observe<json>("backup", [&]() -> awaitable<json> {
+  co_return co_await health_.observe<DattoPage>("backup", [&]() -> awaitable<DattoPage> {
     core::http::OutboundResponse res;
     try {
       res = co_await http_.send({.method = "GET",
@@ -78,24 +78,18 @@ awaitable<json> DattoClient::get(std::string path, int page) {
       throw BackupError("the backup service could not be reached (" + path + "): " + e.what());
     }
     if (!res.ok()) throw BackupError("the backup service refused " + path + ": " + datto_reason_of(res));
-    auto body = json::parse(res.body, nullptr, false);
-    if (!body.is_object() || !body.contains("items") || !body["items"].is_array())
-      throw BackupError("the backup service answered " + path + " without items");
-    co_return body;
+    auto body = parse_datto_page(res.body);
+    if (!body) throw BackupError("the backup service answered " + path + " without items");
+    co_return std::move(*body);
   });
 }
 
 awaitable<void> DattoClient::each_page(std::string path, Page page) {
   for (int number = 1;; ++number) {
-    json body = co_await get(path, number);
-    int total_pages = 0;
-    if (body.contains("pagination") && body["pagination"].is_object()) {
-      const auto& t = body["pagination"]["totalPages"];
-      if (t.is_number_integer()) total_pages = t.get<int>();
-    }
-    const bool empty = body["items"].empty();
-    co_await page(std::move(body["items"]));
-    if (empty || number >= total_pages) co_return;
+    DattoPage body = co_await get(path, number);
+    const bool empty = body.items.empty();
+    co_await page(std::move(body.items));
+    if (empty || number >= body.total_pages) co_return;
   }
 }
 

@@ -14,6 +14,7 @@
 #include "core/config/config.hpp"
 #include "core/http/client.hpp"
 #include "core/http/problem.hpp"
+#include "ops_console/backup/assets.hpp"
 #include "ops_console/integrations/health.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -60,7 +61,7 @@ class DattoClient {
   integrations::Health::Burst health_burst() const { return health_.burst("backup"); }
 
  private:
-  boost::asio::awaitable<nlohmann::json> get(std::string path, int page);
+  boost::asio::awaitable<DattoPage> get(std::string path, int page);
 
   BackupSettings settings_;
   std::string authorization_;

@@ -113,70 +113,7 @@ constexpr std::string_view kBackupStatus = R"sql(
                       ORDER BY started_at DESC, id DESC LIMIT 10) h))
 )sql";
 
-std::optional<std::string> text_of(const json& v, const char* key) {
-  if (v.is_object() && v.contains(key) && v[key].is_string() && !v[key].get<std::string>().empty())
-    return v[key].get<std::string>();
-  return std::nullopt;
-}
-
-// Datto's backup.status: "success" for a good one (unverified wording: any case, and "succeeded" or
-// "successful" too); an empty or missing status is a backup still under way (not counted).
-std::optional<std::string> backup_outcome(const json& backup) {
-  const auto status = text_of(backup, "status");
-  if (!status) return std::nullopt;
-  const auto s = core::to_lower(*status);
-  if (s == "success" || s == "succeeded" || s == "successful") return "succeeded";
-  if (s == "in progress" || s == "inprogress" || s == "running" || s == "queued") return std::nullopt;
-  return "failed";
-}
-
 }  // namespace
-
-json backup_asset_row(const std::string& serial, const json& asset) {
-  json row = json::object();
-  const auto name = text_of(asset, "name");
-  const auto volume = text_of(asset, "volume");
-  row["key"] = volume ? *volume : name.value_or("");
-  row["name"] = name.value_or(volume.value_or(""));
-  const auto type = text_of(asset, "type");
-  row["kind"] = type ? (core::to_lower(*type) == "share" ? "share" : "agent") : (volume ? "agent" : "share");
-  for (const char* key : {"os", "fqdn", "localIp", "agentVersion"})
-    if (const auto v = text_of(asset, key)) row[key] = *v;
-  for (const char* key : {"isPaused", "isArchived", "lastScreenshotAttemptStatus"})
-    if (asset.contains(key) && asset[key].is_boolean()) row[key] = asset[key];
-  for (const char* key : {"lastSnapshot", "latestOffsite", "lastScreenshotAttempt"})
-    if (asset.contains(key) && asset[key].is_number() && asset[key].get<double>() > 0)
-      row[key] = asset[key].get<std::int64_t>();
-
-  json results = json::array();
-  std::string last_at, last_good_at;
-  if (asset.contains("backups") && asset["backups"].is_array())
-    for (const auto& b : asset["backups"]) {
-      const auto at = text_of(b, "timestamp");
-      if (!at || !b.contains("backup")) continue;
-      const auto outcome = backup_outcome(b["backup"]);
-      if (!outcome) continue;
-      json r = {{"sourceKey", serial + "/" + row["key"].get<std::string>() + "/" + *at},
-                {"asset", row["name"]},
-                {"status", *outcome},
-                {"finishedAt", *at}};
-      // Datto's words about a failure: masked and cut before they are stored.
-      if (const auto error = text_of(b["backup"], "errorMessage")) r["error"] = core::secrets::quote(*error, 2048);
-      // Datto writes every timestamp with the offset +00:00, so the text orders as the time does.
-      if (last_at.empty() || *at > last_at) {
-        last_at = *at;
-        row["lastBackupAt"] = *at;
-        row["lastBackupStatus"] = *outcome;
-        row["lastBackupError"] = r.value("error", json(nullptr));
-      }
-      if (*outcome == "succeeded" && (last_good_at.empty() || *at > last_good_at)) {
-        last_good_at = *at;
-        row["lastGoodBackupAt"] = *at;
-      }
-      results.push_back(std::move(r));
-    }
-  return {{"asset", std::move(row)}, {"results", std::move(results)}};
-}
 
 BackupSync::BackupSync(core::db::Pool& db, boost::asio::any_io_executor executor, std::shared_ptr<DattoClient> client)
     : db_(db), executor_(std::move(executor)), client_(std::move(client)) {}

@@ -17,6 +17,7 @@
 // the newest stored one of their asset are sent to the database at all.
 #include "core/db/advisory_lock.hpp"
 #include "core/db/pool.hpp"
+#include "ops_console/backup/assets.hpp"  // backup_asset_row
 #include "ops_console/backup/datto.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -31,10 +32,6 @@ inline constexpr std::string_view kSyncLock = "ops-console: backup sync";
 
 // {inProgress, devices, assets, unmatched (devices without a company), history: the last 10 runs}.
 boost::asio::awaitable<nlohmann::json> backup_sync_status(core::db::Pool& db);
-
-// One asset of a /device/{serial}/asset page as the copy stores it: its row, and its backups as
-// backup_results rows ({sourceKey, status, finishedAt, error}). Pure, for the tests.
-nlohmann::json backup_asset_row(const std::string& serial, const nlohmann::json& asset);
 
 class BackupSync : public std::enable_shared_from_this<BackupSync> {
  public:

@@ -3,6 +3,7 @@
 #include "core/http/retry_after.hpp"
 #include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
+#include "ops_console/rmm/history.hpp"
 
 namespace ops_console::rmm {
 
@@ -134,14 +135,7 @@ awaitable<RunResult> TacticalClient::run_script(std::string agent_id, std::int64
   // The exit code: the agent reports it to Tactical (script_results.retcode of the history entry).
   try {
     const json history = co_await list("/agents/" + core::url_encode(agent_id) + "/history/");
-    const json* newest = nullptr;
-    for (const auto& h : history)
-      if (h.is_object() && h.value("type", "") == "script_run" && h.value("script", json(nullptr)) == script_id &&
-          (!newest || h.value("id", 0LL) > newest->value("id", 0LL)))
-        newest = &h;
-    if (newest && (*newest)["script_results"].is_object() &&
-        (*newest)["script_results"].value("retcode", json(nullptr)).is_number_integer())
-      out.exit_code = (*newest)["script_results"]["retcode"].get<int>();
+    out.exit_code = script_exit_code(history, script_id);
   } catch (const RmmError&) {
     // the output stands; the exit code stays unknown
   }

@@ -2,6 +2,7 @@
 // the public sync route and its state table (403 off first, 503 not configured, 409, 202), the copy of
 // the applications and their policies (paged to the end, deleted ones marked), and the health rows.
 #include "ops_console/access_gateway/cloudflare.hpp"
+#include "ops_console/access_gateway/page.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -120,4 +121,18 @@ TEST(AccessGatewaySettingsTest, APartlySetGroupRefusesStart) {
       core::config::Environment{{"ACCESS_GATEWAY_BASE_URL", "https://api.cloudflare.com/client/v4"}});
   (void)ops_console::access_gateway::read_access_gateway_settings(env);
   EXPECT_THROW(env.finish(), core::config::ConfigError);
+}
+
+// fuzz/corpus/cloudflare_page/success_not_boolean: `success` of another type was read with
+// json::value(), whose type_error escaped the client as a 500 instead of a refused page (502).
+TEST(CloudflarePageTest, ASuccessThatIsNotTrueRefusesThePageWithoutAnException) {
+  using ops_console::access_gateway::parse_cloudflare_page;
+  EXPECT_FALSE(parse_cloudflare_page(R"({"success":1,"result":[]})"));
+  EXPECT_FALSE(parse_cloudflare_page(R"({"success":"true","result":[]})"));
+  EXPECT_FALSE(parse_cloudflare_page(R"({"result":[]})"));
+  const auto page =
+      parse_cloudflare_page(R"({"success":true,"result":[{"id":"a"}],"result_info":{"total_pages":"3"}})");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->result.size(), 1u);
+  EXPECT_EQ(page->total_pages, 1);  // not an integer: this page is the last
 }

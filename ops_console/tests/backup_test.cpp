@@ -252,6 +252,13 @@ TEST(BackupAssetRow, LastBackupLastGoodAndStatusWords) {
   EXPECT_EQ(share["asset"]["key"], "Files");
   EXPECT_EQ(share["asset"]["kind"], "share");
   EXPECT_TRUE(share["results"].empty());
+  // fuzz_datto_page (fuzz/corpus/datto_page/assets.json): a float instant past a 64-bit integer was
+  // converted anyway (undefined behaviour); now only a positive instant within one is kept.
+  const json odd = ops_console::backup::backup_asset_row(
+      "S1", {{"name", "Odd"}, {"lastSnapshot", 1e300}, {"latestOffsite", -5}, {"lastScreenshotAttempt", 1.5e9}});
+  EXPECT_FALSE(odd["asset"].contains("lastSnapshot"));
+  EXPECT_FALSE(odd["asset"].contains("latestOffsite"));
+  EXPECT_EQ(odd["asset"]["lastScreenshotAttempt"], 1'500'000'000);
 }
 
 // A run sends only the backups listed after the newest one the copy holds of each asset (issue 33

@@ -4,6 +4,7 @@
 // (rmm, execute), the queue, the worker's outcomes (output, exit code, who asked), what is retried and
 // what is not, the remote-management worker's figures, and that an execution never runs twice: with two
 // instances on one database, and after a kill -9 of the service holding one.
+#include "ops_console/rmm/history.hpp"
 #include "ops_console/rmm/tactical.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
@@ -298,4 +299,22 @@ TEST_F(RmmTest, ASyncRewritesOnlyTheRowsThatChanged) {
   EXPECT_EQ(state["history"][0]["counts"]["agents"], agents.size());  // every listed row, written or not
   EXPECT_EQ(state["history"][0]["counts"]["clients"], 3);
   EXPECT_EQ(state["history"][0]["counts"]["deleted"], 1);
+}
+
+// fuzz/corpus/rmm_history/odd_types: a history entry whose type or id is of another type threw
+// json's type_error out of run_script (the output lost), and an entry without script_results was
+// read through const operator[] (undefined).
+TEST(RmmHistoryTest, EntriesOfAnotherShapeAreSkippedNotThrown) {
+  using nlohmann::json;
+  using ops_console::rmm::script_exit_code;
+  EXPECT_EQ(script_exit_code(json::parse(R"([{"id":"x","type":5,"script":1},
+      {"id":3,"type":"script_run","script":1,"script_results":{"retcode":2}},
+      {"id":2,"type":"script_run","script":1,"script_results":{"retcode":9}}])"),
+                             1),
+            2);
+  EXPECT_FALSE(script_exit_code(json::parse(R"([{"id":1,"type":"script_run","script":1}])"), 1));
+  EXPECT_FALSE(script_exit_code(json::parse(R"([{"id":1,"type":"script_run","script":1,
+      "script_results":{"retcode":4294967296}}])"),
+                                1));
+  EXPECT_FALSE(script_exit_code(json::parse(R"({"not":"a list"})"), 1));
 }
