@@ -3,12 +3,12 @@
 // reload, Back), and `apply` gets the trimmed text only when it differs from `applied`.
 //   const box = useTypedSearch(filters.search, (search) => writeFilters({ ...filters, search }));
 //   <input value=${box.text} onInput=${box.onInput} />   <form onSubmit=${box.submit}>
-import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useRef, useResetWith, useState } from '../lib/html.js';
 
 export function useTypedSearch(applied, apply, delayMs = 400) {
   const [text, setText] = useState(applied);
   const timer = useRef(null);
-  useEffect(() => setText(applied), [applied]);
+  useResetWith(() => setText(applied), [applied]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const now = (value) => {
     clearTimeout(timer.current);

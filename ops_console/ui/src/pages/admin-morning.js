@@ -4,7 +4,7 @@
 // routes give them), a test to one webhook (POST /api/morning-summary/test), the summary sent now
 // (POST /api/morning-summary/send, after a confirmation) and the history of every send (GET
 // /api/morning-summary/history). Deleting or switching off a webhook asks first.
-import { html, useEffect, useState } from '../lib/html.js';
+import { html, useEffect, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, day } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -36,7 +36,7 @@ function Config({ config, onSaved }) {
   const zones = useResource('/api/me/timezones');
   const [form, setForm] = useState(() => ({ timezone: config.timezone, sections: config.sections, enabled: config.enabled }));
   const act = useAction();
-  useEffect(() => setForm({ timezone: config.timezone, sections: config.sections, enabled: config.enabled }), [config.updatedAt]);
+  useResetWith(() => setForm({ timezone: config.timezone, sections: config.sections, enabled: config.enabled }), [config.updatedAt]);
   const toggle = (s, on) => setForm((f) => ({
     ...f, sections: config.availableSections.filter((x) => (x === s ? on : f.sections.includes(x))),
   }));

@@ -8,7 +8,7 @@
 // secret the console makes is shown this once; deleting a key or a channel, switching a channel
 // off and replacing a secret ask for a confirmation first. The channel types and their fields are
 // the personal channels' own (pages/preferences-channels.js).
-import { html, useEffect, useLayoutEffect, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useLayoutEffect, useRef, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, number, time } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -23,7 +23,7 @@ const NEW_KEY = { key: '', description: '', sort_order: '0', is_active: true };
 function KeyForm({ editing, onSaved, onCancel }) {
   const [form, setForm] = useState(editing ? { ...editing, sort_order: String(editing.sort_order) } : NEW_KEY);
   const act = useAction();
-  useEffect(() => setForm(editing ? { ...editing, sort_order: String(editing.sort_order) } : NEW_KEY), [editing?.key]);
+  useResetWith(() => setForm(editing ? { ...editing, sort_order: String(editing.sort_order) } : NEW_KEY), [editing?.key]);
   const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
   const submit = (e) => {
     e.preventDefault();

@@ -3,7 +3,7 @@
 // in the fragment's query (#/admin/pipeline?fallbacks=true&pipeline=7), so a reload keeps them; a
 // pipeline id the route refuses gets its message under the input. Each run's output is shown as the
 // route gives it, folded.
-import { html, useEffect, useState } from '../lib/html.js';
+import { html, useResetWith, useState } from '../lib/html.js';
 import { withQuery } from '../lib/api.js';
 import { dateTime, number } from '../lib/format.js';
 import { navigate } from '../lib/router.js';
@@ -29,7 +29,7 @@ export function AdminPipeline({ query }) {
   const limit = LIMITS.includes(Number(query.get('limit'))) ? Number(query.get('limit')) : 100;
   const f = { fallbacks: query.get('fallbacks') === 'true', pipeline: (query.get('pipeline') || '').trim(), limit };
   const [typed, setTyped] = useState(f.pipeline);
-  useEffect(() => setTyped(f.pipeline), [f.pipeline]);
+  useResetWith(() => setTyped(f.pipeline), [f.pipeline]);
   const runs = useResource(withQuery('/api/admin/pipeline-executions', {
     fallbacks_only: f.fallbacks ? 'true' : '', pipeline_id: f.pipeline, limit: f.limit,
   }));

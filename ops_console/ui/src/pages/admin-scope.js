@@ -6,7 +6,7 @@
 // choices are the routes' lists: categories (GET /api/data/company-categories), companies (GET
 // /api/data/companies-list) and the PSA's classifications (GET /api/sync/classifications; while the
 // PSA cannot be asked, the ids are typed).
-import { html, useEffect, useMemo, useState } from '../lib/html.js';
+import { html, useEffect, useMemo, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -107,7 +107,7 @@ function Display({ target, title, about, settings, choices, onSaved }) {
   const [form, setForm] = useState(fromSettings);
   const [typed, setTyped] = useState(() => (settings[`${target}_included_classification_ids`] || []).join(', '));
   const act = useAction();
-  useEffect(() => {
+  useResetWith(() => {
     setForm(fromSettings());
     setTyped((settings[`${target}_included_classification_ids`] || []).join(', '));
   }, [settings]);

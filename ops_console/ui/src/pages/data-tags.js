@@ -7,7 +7,7 @@
 // list of companies, a configuration item, a contact or a ticket by its PSA id (the console lists
 // none of them here). An id that is not digits is said under the input before any request; the
 // route's 404 (no such record) or 400 (not a positive id) is said there too.
-import { html, useEffect, useMemo, useState } from '../lib/html.js';
+import { html, useMemo, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime } from '../lib/format.js';
 import { navigate } from '../lib/router.js';
@@ -39,7 +39,7 @@ function Catalogue({ groups }) {
 function Chooser({ kind, id, companies, recordError }) {
   const [text, setText] = useState(id);
   const [typed, setTyped] = useState(null); // what is wrong with the typed id, before any request
-  useEffect(() => { setText(id); setTyped(null); }, [id, kind.value]);
+  useResetWith(() => { setText(id); setTyped(null); }, [id, kind.value]);
   const go = (k, i) => navigate('/data/tags', { kind: k, ...(i ? { id: i } : {}) }, { replace: true });
   const submit = (e) => {
     e.preventDefault();

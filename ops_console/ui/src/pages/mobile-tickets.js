@@ -4,7 +4,7 @@
 // (components/endless.js). The filters' choices and the queues' names are the PSA's picklists as
 // GET /api/analyzer/tickets/filter-options gives them ({statuses, priorities, queues: [{value,
 // label}]}); the labels of a ticket are the route's own (statusLabel, priorityLabel, companyName).
-import { html, useEffect, useMemo, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useMemo, useRef, useResetWith, useState } from '../lib/html.js';
 import { withQuery } from '../lib/api.js';
 import { dateTime } from '../lib/format.js';
 import { navigate } from '../lib/router.js';
@@ -103,7 +103,7 @@ function Filters({ filters, options, optionsError, onRetry }) {
 function Search({ filters }) {
   const [text, setText] = useState(filters.search);
   const timer = useRef(null);
-  useEffect(() => setText(filters.search), [filters.search]);
+  useResetWith(() => setText(filters.search), [filters.search]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const apply = (value) => {
     clearTimeout(timer.current);

@@ -4,7 +4,7 @@
 // "config.url") is shown under the input it names; a test's answer is said in words. Secrets
 // (bot_token, secret) are write-only: the route lists them under secrets_set, and an empty input
 // keeps the stored one.
-import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { html, useEffect, useRef, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { dateTime, time } from '../lib/format.js';
 import { useResource } from '../components/resource.js';
@@ -67,7 +67,7 @@ function ChannelCard({ spec, channel, onSaved, onRemoved }) {
   const dialog = useRef(null);
   const firstInput = useRef(null);
   const t = spec.type;
-  useEffect(() => setForm(formOf(spec, channel)), [channel?.updated_at, !!channel]);
+  useResetWith(() => setForm(formOf(spec, channel)), [channel?.updated_at, !!channel]);
 
   const set = (key) => (e) => {
     const el = e.currentTarget;

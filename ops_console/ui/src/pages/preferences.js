@@ -5,7 +5,7 @@
 // Every change is saved at once by its route and applied to the page as soon as it is made: the
 // theme before the answer (and back if the route refuses it), the zone through onMeChange, so that
 // every date the UI shows from then on is in it.
-import { html, useEffect, useState } from '../lib/html.js';
+import { html, useEffect, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { applyTheme } from '../lib/session.js';
 import { dateTime, timeZone } from '../lib/format.js';
@@ -150,7 +150,7 @@ function Cell({ eventKey, type, enabled }) {
   const [value, setValue] = useState(enabled);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setValue(enabled), [enabled]);
+  useResetWith(() => setValue(enabled), [enabled]);
   const errorId = `sub-${eventKey}-${type}-error`;
 
   const toggle = async (e) => {

@@ -1,6 +1,6 @@
 // What the security pages share: a vendor's failure said where its data would be, the
 // mail-security tenant field, and the form that maps a vendor's name to a PSA company.
-import { html, useEffect, useState } from '../lib/html.js';
+import { html, useResetWith, useState } from '../lib/html.js';
 import { api } from '../lib/api.js';
 import { useResource } from '../components/resource.js';
 import { ErrorBanner, FieldError, Pending } from '../components/messages.js';
@@ -32,7 +32,7 @@ export function VendorPending({ resource, vendor, label, lines }) {
 
 export function TenantField({ value, used, error, onChange }) {
   const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  useResetWith(() => setText(value), [value]);
   return html`<form class="row tenant-form" onSubmit=${(e) => { e.preventDefault(); onChange(text.trim().toLowerCase()); }}>
     <div class="field">
       <label for="tenant">Mimecast tenant</label>
