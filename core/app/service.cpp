@@ -67,6 +67,11 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
       "DB_ACQUIRE_TIMEOUT_MS", 5000, "how long a request waits for a free pooled connection", {1, 600'000}));
   s.db.query_timeout = std::chrono::milliseconds(env.integer(
       "DB_QUERY_TIMEOUT_MS", 30000, "statement timeout; the statement is cancelled after it", {1, 3'600'000}));
+  s.server.request_bounds.database = std::chrono::milliseconds(
+      env.integer("DB_REQUEST_TIMEOUT_MS", 3000,
+                  "how long a request waits for one database statement or connection before its 503 (a cancelled "
+                  "statement gets up to 1 s more to end); background work keeps DB_QUERY_TIMEOUT_MS; 0: no bound",
+                  {0, 3'600'000}));
   s.startup_db_wait = std::chrono::seconds(env.integer(
       "DB_STARTUP_WAIT_SECONDS", 30, "at start, how long to wait for the database to accept connections", {0, 3600}));
   s.migrate_on_start = env.boolean("MIGRATE_ON_START", true, "apply pending migrations when serve starts");

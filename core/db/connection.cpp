@@ -240,9 +240,10 @@ awaitable<Result> Connection::collect(std::string_view what) {
   }
 }
 
-void Connection::begin_statement(std::chrono::milliseconds timeout) {
+void Connection::begin_statement(std::chrono::milliseconds timeout, std::chrono::milliseconds grace) {
   std::lock_guard lock(activity_.mutex);
   activity_.deadline = std::chrono::steady_clock::now() + timeout;
+  activity_.grace = grace;
 }
 
 bool Connection::end_statement() {
@@ -258,16 +259,17 @@ void Connection::expire_if_due(std::chrono::steady_clock::time_point now, std::c
     activity_.cancel_sent = true;
     activity_.cancelled_at = now;
     request_cancel();
-  } else if (!activity_.severed && now >= activity_.cancelled_at + grace) {
+  } else if (!activity_.severed &&
+             now >= activity_.cancelled_at + (activity_.grace.count() ? activity_.grace : grace)) {
     activity_.severed = true;
     shutdown_socket(socket_fd_);  // the server does not answer even a cancel: give up on the connection
   }
 }
 
 awaitable<Result> Connection::run(std::string_view what, std::chrono::milliseconds timeout,
-                                  const std::function<bool()>& send) {
+                                  std::chrono::milliseconds grace, const std::function<bool()>& send) {
   if (broken()) throw Unavailable("database connection lost");
-  begin_statement(timeout);
+  begin_statement(timeout, grace);
   std::exception_ptr failure;
   Result result;
   try {
@@ -298,19 +300,20 @@ awaitable<Result> Connection::run(std::string_view what, std::chrono::millisecon
 }
 
 awaitable<Result> Connection::execute(std::string_view sql, const std::vector<Param>& params,
-                                      std::chrono::milliseconds timeout) {
+                                      std::chrono::milliseconds timeout, std::chrono::milliseconds grace) {
   const int n = static_cast<int>(params.size());
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     const std::string name = next_statement_name();
     const std::string text(sql);
-    co_await run("prepare", timeout, [&] { return PQsendPrepare(conn_, name.c_str(), text.c_str(), n, nullptr) == 1; });
+    co_await run("prepare", timeout, grace,
+                 [&] { return PQsendPrepare(conn_, name.c_str(), text.c_str(), n, nullptr) == 1; });
     it = prepared_.emplace(text, name).first;
   }
   std::vector<const char*> values(params.size());
   for (std::size_t i = 0; i < params.size(); ++i) values[i] = params[i] ? params[i]->c_str() : nullptr;
   const std::string& name = it->second;
-  co_return co_await run("query", timeout, [&] {
+  co_return co_await run("query", timeout, grace, [&] {
     return PQsendQueryPrepared(conn_, name.c_str(), n, values.data(), nullptr, nullptr, 0) == 1;
   });
 }
@@ -339,9 +342,10 @@ void Connection::sever() {
   shutdown_socket(socket_fd_);
 }
 
-awaitable<Result> Connection::execute_simple(std::string_view sql, std::chrono::milliseconds timeout) {
+awaitable<Result> Connection::execute_simple(std::string_view sql, std::chrono::milliseconds timeout,
+                                             std::chrono::milliseconds grace) {
   const std::string text(sql);
-  co_return co_await run("statement", timeout, [&] { return PQsendQuery(conn_, text.c_str()) == 1; });
+  co_return co_await run("statement", timeout, grace, [&] { return PQsendQuery(conn_, text.c_str()) == 1; });
 }
 
 }  // namespace core::db

@@ -42,16 +42,18 @@ class Connection {
 
   // Runs one statement as a prepared statement. Throws Error (server error), Unavailable
   // (connection lost), Timeout (cancelled after `timeout`). The timeout is enforced by whoever
-  // calls expire_if_due() periodically: the pool's sweeper.
+  // calls expire_if_due() periodically: the pool's sweeper. A `grace` other than zero replaces the
+  // sweeper's for this statement (an interactive request's shorter one).
   boost::asio::awaitable<Result> execute(std::string_view sql, const std::vector<Param>& params,
-                                         std::chrono::milliseconds timeout);
+                                         std::chrono::milliseconds timeout, std::chrono::milliseconds grace = {});
 
   // Runs text through the simple-query protocol: several statements, no parameters (BEGIN,
   // COMMIT, SET ...). Returns the last result.
-  boost::asio::awaitable<Result> execute_simple(std::string_view sql, std::chrono::milliseconds timeout);
+  boost::asio::awaitable<Result> execute_simple(std::string_view sql, std::chrono::milliseconds timeout,
+                                                std::chrono::milliseconds grace = {});
 
   // From any thread: if the running statement is past its deadline, asks the server to cancel
-  // it; if it is still running `grace` after that, severs the socket. A connection that had a
+  // it; if it is still running `grace` (or the statement's own) after that, severs the socket. A connection that had a
   // cancel sent is not reused (a late cancel could otherwise hit its next statement).
   void expire_if_due(std::chrono::steady_clock::time_point now, std::chrono::milliseconds grace);
 
@@ -87,8 +89,8 @@ class Connection {
   boost::asio::awaitable<void> flush();
   boost::asio::awaitable<Result> collect(std::string_view what);
   boost::asio::awaitable<Result> run(std::string_view what, std::chrono::milliseconds timeout,
-                                     const std::function<bool()>& send);
-  void begin_statement(std::chrono::milliseconds timeout);
+                                     std::chrono::milliseconds grace, const std::function<bool()>& send);
+  void begin_statement(std::chrono::milliseconds timeout, std::chrono::milliseconds grace);
   bool end_statement();  // returns whether a cancel was sent
   void rebind_socket();
   std::string next_statement_name() { return "s" + std::to_string(++statements_named_); }
@@ -112,6 +114,7 @@ class Connection {
     std::mutex mutex;
     std::chrono::steady_clock::time_point deadline{};  // epoch: no statement running
     std::chrono::steady_clock::time_point cancelled_at{};
+    std::chrono::milliseconds grace{};  // zero: the sweeper's
     bool cancel_sent = false;
     bool severed = false;
   };

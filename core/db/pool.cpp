@@ -1,5 +1,6 @@
 #include "core/db/pool.hpp"
 
+#include "core/async/bounded_executor.hpp"
 #include "core/db/pipeline.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -17,6 +18,30 @@ namespace core::db {
 namespace asio = boost::asio;
 using asio::awaitable;
 using asio::use_awaitable;
+
+namespace {
+
+// How long a caller's waits may take: the pool's own limits, or an interactive request's shorter
+// bound (core/async/bounded_executor.hpp) read from the executor the caller runs on.
+struct Limits {
+  std::chrono::milliseconds statement;
+  std::chrono::milliseconds grace;  // zero: the pool's cancel_grace
+  std::chrono::milliseconds acquire;
+  std::chrono::milliseconds connect;
+};
+
+Limits limits_for(const PoolOptions& o, const asio::any_io_executor& caller) {
+  Limits l{o.query_timeout, {}, o.acquire_timeout, o.connect_timeout};
+  if (const auto* b = async::bounds_of(caller); b && b->database.count() > 0) {
+    l.statement = std::min(l.statement, b->database);
+    l.grace = std::min(o.cancel_grace, b->database_grace);
+    l.acquire = std::min(l.acquire, b->database);
+    l.connect = std::min(l.connect, b->database);
+  }
+  return l;
+}
+
+}  // namespace
 
 // The pool's state, guarded by `mutex`. Waiting happens on `strand`: a waiter registers itself and
 // starts its timer within one strand handler, and whoever wakes it posts the timer's cancel to the
@@ -63,8 +88,8 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
     asio::post(strand, [w] { w->timer.cancel(); });
   }
 
-  awaitable<std::unique_ptr<Connection>> take() {
-    const auto deadline = Clock::now() + options.acquire_timeout;
+  awaitable<std::unique_ptr<Connection>> take(Limits limits) {
+    const auto deadline = Clock::now() + limits.acquire;
     for (;;) {
       bool may_open = false;
       {
@@ -81,19 +106,18 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
           may_open = true;
         }
       }
-      if (may_open) co_return co_await open_one();
+      if (may_open) co_return co_await open_one(limits.connect);
       auto conn = co_await asio::co_spawn(strand, wait(deadline), use_awaitable);
       if (conn) co_return conn;
       if (Clock::now() >= deadline)
-        throw Timeout("no database connection became free within " + std::to_string(options.acquire_timeout.count()) +
-                      " ms");
+        throw Timeout("no database connection became free within " + std::to_string(limits.acquire.count()) + " ms");
     }
   }
 
-  awaitable<std::unique_ptr<Connection>> open_one() {
+  awaitable<std::unique_ptr<Connection>> open_one(std::chrono::milliseconds connect_timeout) {
     std::unique_ptr<Connection> conn;
     try {
-      conn = co_await Connection::open(executor, options.conninfo, options.connect_timeout);
+      conn = co_await Connection::open(executor, options.conninfo, connect_timeout);
     } catch (...) {
       std::lock_guard lock(mutex);
       --open;
@@ -149,7 +173,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   }
 
   // A pipeline for one statement: joined, or started on a connection taken as acquire() does.
-  awaitable<std::shared_ptr<Pipeline>> pipeline() {
+  awaitable<std::shared_ptr<Pipeline>> pipeline(Limits limits) {
     const auto started = Clock::now();
     {
       std::lock_guard lock(mutex);
@@ -161,7 +185,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
     }
     std::unique_ptr<Connection> conn;
     try {
-      conn = co_await take();
+      conn = co_await take(limits);
     } catch (const Timeout&) {
       acquire_timeouts.fetch_add(1, std::memory_order_relaxed);
       throw;
@@ -273,7 +297,8 @@ void count_statement_failure(Shared& pool, const std::exception_ptr& failure) {
 awaitable<Result> Lease::execute(std::string_view sql, std::vector<Param> params) {
   std::exception_ptr failure;
   try {
-    co_return co_await conn_->execute(sql, params, pool_->options.query_timeout);
+    const auto limits = limits_for(pool_->options, co_await asio::this_coro::executor);
+    co_return co_await conn_->execute(sql, params, limits.statement, limits.grace);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -284,7 +309,8 @@ awaitable<Result> Lease::execute(std::string_view sql, std::vector<Param> params
 awaitable<Result> Lease::execute_simple(std::string_view sql) {
   std::exception_ptr failure;
   try {
-    co_return co_await conn_->execute_simple(sql, pool_->options.query_timeout);
+    const auto limits = limits_for(pool_->options, co_await asio::this_coro::executor);
+    co_return co_await conn_->execute_simple(sql, limits.statement, limits.grace);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -309,7 +335,7 @@ awaitable<Lease> Pool::acquire() {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<Connection> conn;
   try {
-    conn = co_await shared_->take();
+    conn = co_await shared_->take(limits_for(shared_->options, co_await asio::this_coro::executor));
   } catch (const Timeout&) {
     shared_->acquire_timeouts.fetch_add(1, std::memory_order_relaxed);
     throw;
@@ -334,7 +360,8 @@ awaitable<Result> Pool::execute(std::string_view sql, std::vector<Param> params)
     ++shared_->acquires;
   }
   for (;;) {
-    const auto pipeline = co_await shared_->pipeline();
+    // A statement in a pipeline keeps the pipeline's timeout; only joining one is bounded.
+    const auto pipeline = co_await shared_->pipeline(limits_for(shared_->options, co_await asio::this_coro::executor));
     std::exception_ptr failure;
     try {
       if (auto rows = co_await pipeline->execute(sql, params)) co_return std::move(*rows);

@@ -1,5 +1,6 @@
 #include "core/db/pool.hpp"
 
+#include "core/async/bounded_executor.hpp"
 #include "core/testing/testing.hpp"
 
 #include <gtest/gtest.h>
@@ -126,6 +127,43 @@ TEST_F(PoolTest, SeveredWhenTheServerDoesNotAnswerEvenTheCancel) {
   EXPECT_THROW(io.run(pool.query("SELECT 1")), db::Timeout);
   kill(backend, SIGCONT);
   EXPECT_EQ(io.run([&]() -> awaitable<int> { co_return (co_await pool.query("SELECT 2")).front().get<int>(0); }()), 2);
+}
+
+// An interactive request's bounds (core/async/bounded_executor.hpp), read from the executor of
+// the coroutine that calls the pool: its statements end at the bound, not at the pool's timeout,
+// also when the server answers nothing; lifted, the pool's own timeout holds again; a caller on
+// another executor never had them.
+TEST_F(PoolTest, ARequestsBoundsCutItsWaitsShortUntilLifted) {
+  // Each statement on a connection of its own: one sent into a pipeline keeps the pool's timeout.
+  auto pool = make({.max_size = 2, .query_timeout = 60s, .sweep_interval = 20ms, .cancel_grace = 30s, .pipelines = 0});
+  auto bounds = std::make_shared<async::Bounds>(async::Bounds{.database = 200ms, .database_grace = 100ms});
+  const async::BoundedStrand bounded(boost::asio::make_strand(io.executor()), bounds);
+  const auto on_bounded = [&](awaitable<void> work) {
+    boost::asio::co_spawn(bounded, std::move(work), boost::asio::use_future).get();
+  };
+  on_bounded([&]() -> awaitable<void> {
+    EXPECT_THROW(co_await pool.query("SELECT pg_sleep(3)"), db::Timeout);  // the pool alone lets it run
+  }());
+
+  const auto backend = io.run(
+      [&]() -> awaitable<int> { co_return (co_await pool.query("SELECT pg_backend_pid()")).front().get<int>(0); }());
+  ASSERT_EQ(kill(backend, SIGSTOP), 0);  // answers nothing, not even the cancel
+  const auto asked = std::chrono::steady_clock::now();
+  on_bounded([&]() -> awaitable<void> { EXPECT_THROW(co_await pool.query("SELECT 1"), db::Timeout); }());
+  // 200 ms and 100 ms of grace, not the pool's 60 s and 30 s (a wide margin for a loaded machine)
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 10s);
+  kill(backend, SIGCONT);
+
+  on_bounded([&]() -> awaitable<void> {
+    co_await async::lift_bounds();
+    const auto rows = co_await pool.query("SELECT 7 FROM pg_sleep(0.5)");
+    EXPECT_EQ(rows.front().get<int>(0), 7);
+  }());
+  EXPECT_EQ(bounds->database, 0ms) << "lifted for the rest of that request";
+  EXPECT_EQ(io.run([&]() -> awaitable<int> {
+    co_return (co_await pool.query("SELECT 8 FROM pg_sleep(0.5)")).front().get<int>(0);
+  }()),
+            8);
 }
 
 TEST_F(PoolTest, SizeIsBoundedAndWaitersTimeOut) {

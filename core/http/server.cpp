@@ -89,17 +89,21 @@ awaitable<void> Server::accept_loop() {
       id = next_id_++;
       connections_.emplace(id, conn);
     }
-    asio::co_spawn(strand, serve(std::move(socket), conn), [this, id](std::exception_ptr e) {
-      if (e) {
-        try {
-          std::rethrow_exception(e);
-        } catch (const std::exception& ex) {
-          log::error("connection failed", {{"error", ex.what()}});
-        }
-      }
-      std::lock_guard lock(mutex_);
-      connections_.erase(id);
-    });
+    // The connection's coroutine runs on an executor that carries its request's bounds (the pool
+    // reads them), set anew for each request.
+    auto bounds = std::make_shared<async::Bounds>();
+    asio::co_spawn(async::BoundedStrand(strand, bounds), serve(std::move(socket), conn, bounds),
+                   [this, id](std::exception_ptr e) {
+                     if (e) {
+                       try {
+                         std::rethrow_exception(e);
+                       } catch (const std::exception& ex) {
+                         log::error("connection failed", {{"error", ex.what()}});
+                       }
+                     }
+                     std::lock_guard lock(mutex_);
+                     connections_.erase(id);
+                   });
   }
 }
 
@@ -215,7 +219,8 @@ class ParserBodyStream final : public BodyStream {
 
 }  // namespace
 
-awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> conn) {
+awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> conn,
+                              std::shared_ptr<async::Bounds> bounds) {
   beast::error_code ec;
   const auto peer = socket.remote_endpoint(ec);
   beast::tcp_stream stream(std::move(socket));
@@ -243,6 +248,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     stream.expires_after(options_.header_timeout);
     co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     conn->busy = !ec;
+    *bounds = options_.request_bounds;  // a route that lifted them did so for its own request only
     std::optional<Problem> early;
     std::exception_ptr gate_failure;
     bool streamed = false;  // the handler reads the body (ParserBodyStream)

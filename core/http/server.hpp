@@ -18,6 +18,7 @@
 // the deadline is closed by force (a handler still running finishes, but its response is lost).
 // The returned awaitable completes when the accept loop and every connection's coroutine have
 // ended, so the server may be destroyed then.
+#include "core/async/bounded_executor.hpp"
 #include "core/http/middleware.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -43,6 +44,9 @@ struct ServerOptions {
   std::chrono::milliseconds read_timeout{30'000};
   std::chrono::milliseconds write_timeout{30'000};
   std::chrono::milliseconds shutdown_timeout{20'000};
+  // What each request may wait for (core/async/bounded_executor.hpp): set on the connection's
+  // executor before its handler runs, read by the database pool. The default bounds nothing.
+  async::Bounds request_bounds{};
   // The routes that admit their body themselves (Router::gate_body), or nullptr.
   const class Router* body_gates = nullptr;
   // Told of every answer before it is written (the request metrics, core/metrics/requests.hpp); it
@@ -68,7 +72,8 @@ class Server {
  private:
   struct Connection;
   boost::asio::awaitable<void> accept_loop();
-  boost::asio::awaitable<void> serve(boost::asio::ip::tcp::socket socket, std::shared_ptr<Connection> conn);
+  boost::asio::awaitable<void> serve(boost::asio::ip::tcp::socket socket, std::shared_ptr<Connection> conn,
+                                     std::shared_ptr<async::Bounds> bounds);
   // At the cap: closes the oldest connection without a request in progress; false when none is.
   bool make_room();
   static boost::asio::awaitable<void> refuse(boost::asio::ip::tcp::socket socket);

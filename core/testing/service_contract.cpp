@@ -119,6 +119,42 @@ TEST_P(ServiceContract, ReadinessAnswersWithinItsDeadlineWhenTheDatabaseHangs) {
   EXPECT_TRUE(eventually([&] { return client.request("GET", "/readyz").status == 200u; }));
 }
 
+// The same hang seen by an interactive request (issue 37): it waits DB_REQUEST_TIMEOUT_MS for its
+// statement or its connection, plus at most 1 s for a cancelled statement to end, then answers
+// 503; background work keeps the pool's 30 s. Once the database goes on, the same request is
+// answered as before and no connection is left busy.
+TEST_P(ServiceContract, AnInteractiveRequestAnswers503WithinItsBoundWhenTheDatabaseHangs) {
+  const auto& s = GetParam();
+  ASSERT_FALSE(s.database_read_target.empty());
+  TempCluster cluster;
+  sql(cluster.url(), "CREATE DATABASE svc");
+  auto env = s.required_env;
+  env["DB_REQUEST_TIMEOUT_MS"] = "1000";
+  RunningService svc(*s.definition, cluster.url("svc"), env);
+  HttpClient client(svc.port());
+  const auto read = [&] { return client.request("GET", s.database_read_target, "", s.database_read_headers); };
+  EXPECT_EQ(read().status, s.database_read_status);
+
+  cluster.freeze();
+  for (int attempt = 0; attempt < 3; ++attempt) {  // a pooled connection first, then new ones
+    const auto asked = std::chrono::steady_clock::now();
+    const auto hung = read();
+    const auto took = std::chrono::steady_clock::now() - asked;
+    EXPECT_EQ(hung.status, 503u) << hung.body;
+    EXPECT_EQ(hung.header("content-type"), "application/problem+json");
+    EXPECT_EQ(hung.json()["detail"], "the database did not answer in time; try again shortly");
+    // 1 s bound + 1 s grace + the sweeper's 0.1 s; 4 leaves a loaded machine its margin, and is
+    // far from the 35 s a request waited before.
+    EXPECT_LT(took, std::chrono::seconds(4));
+  }
+  cluster.thaw();
+  EXPECT_TRUE(eventually([&] { return read().status == s.database_read_status; }));
+  EXPECT_TRUE(eventually([&] {
+    const auto stats = svc.service().db().stats();
+    return stats.open == stats.idle;
+  })) << "no connection stays busy after the hang";
+}
+
 TEST_P(ServiceContract, ErrorsAreProblemDocuments) {
   TestDatabase database(GetParam().definition->migrations);
   RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);

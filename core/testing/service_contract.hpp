@@ -29,6 +29,11 @@ struct ServiceUnderTest {
   // `database_url` (mail-triage: a /dbusers user created and revoked). None: nothing more.
   bool creates_roles = false;
   std::function<void(std::uint16_t port, const std::string& database_url)> privileged_work = {};
+  // A request the service answers from the database, with the status it gets while the database
+  // answers: while the database hangs it must get a prompt 503 instead (DB_REQUEST_TIMEOUT_MS).
+  std::string database_read_target = {};
+  std::map<std::string, std::string> database_read_headers = {};
+  unsigned database_read_status = 0;
 };
 
 inline void PrintTo(const ServiceUnderTest& s, std::ostream* os) { *os << s.definition->name; }

@@ -1,5 +1,6 @@
 #include "mail_triage/api/purge.hpp"
 
+#include "core/async/bounded_executor.hpp"
 #include "core/http/problem.hpp"
 #include "core/json/validate.hpp"
 #include "mail_triage/api/fields.hpp"
@@ -52,6 +53,7 @@ void install_purge_routes(core::app::Context& ctx, std::shared_ptr<pipeline::Pur
   // when there is something to say. When not one listing could be made, 502 with the reason.
   ctx.router.post("/api/v1/purge/execute", [purge](Request& req) -> awaitable<Response> {
     const auto request = read_request(req.body);
+    co_await core::async::lift_bounds();  // a batch, as a processing run is (api/process.cpp)
     const auto result = co_await purge->run(request);
     if (result.nothing_searched())
       throw Problem(core::http::Status::bad_gateway, "mail-platform-error",

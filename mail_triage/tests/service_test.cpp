@@ -51,4 +51,7 @@ INSTANTIATE_TEST_SUITE_P(MailTriage, ServiceContract,
                                                             "/api/v1/log/5d0c8f4e-2a7b-4c1e-9f3a-6b8d2e1c7a90",
                                                             "/api/v1/log/{entry_id:uuid}",
                                                             true,
-                                                            create_and_revoke_a_database_user}));
+                                                            create_and_revoke_a_database_user,
+                                                            "/api/v1/log/5d0c8f4e-2a7b-4c1e-9f3a-6b8d2e1c7a90",
+                                                            {{"Authorization", "Bearer contract-test-key"}},
+                                                            404}));

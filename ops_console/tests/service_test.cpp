@@ -30,4 +30,8 @@ INSTANTIATE_TEST_SUITE_P(OpsConsole, ServiceContract,
                                                             "/api/analyzer/jobs/918273",
                                                             "/api/analyzer/jobs/{id:int}",
                                                             false,
-                                                            set_up_and_sign_in}));
+                                                            set_up_and_sign_in,
+                                                            // a session looked up: none such
+                                                            "/api/auth/me",
+                                                            {{"Cookie", "ops_session=no-such-session"}},
+                                                            401}));
