@@ -116,3 +116,36 @@ test('a page never sends the user to another site after sign-in', async () => {
     await browser.close();
   }
 });
+
+// The form shows on the first 401, before /api/auth/setup has answered and the address moved to
+// #/sign-in?next=…: a person (or a password manager) signing in that fast still comes back to the
+// page they asked for, not to the overview.
+test('signing in before the address has moved to sign-in still comes back to the page asked for', async () => {
+  const who = createUser('fast_sign_in');
+  const browser = await launch();
+  try {
+    const page = await openPage(browser, viewports.desktop);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route('**/api/auth/setup', async (route) => { await held; await route.continue(); });
+    await page.goto(`${opsConsole.url}/#/preferences`);
+    await page.getByLabel('E-mail').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    assert.equal(new URL(page.url()).hash, '#/preferences', 'the address has not moved yet');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.waitForFunction(() => window.location.hash === '#/preferences');
+    await page.getByRole('heading', { name: 'Preferences', level: 1 }).waitFor();
+    // and when /api/auth/setup answers at last, the signed-in user is not sent to sign-in
+    const setupAnswered = page.waitForResponse('**/api/auth/setup');
+    release();
+    await setupAnswered;
+    await page.evaluate(() => new Promise((resolve) => { setTimeout(resolve, 300); }));
+    assert.equal(new URL(page.url()).hash, '#/preferences');
+    assert.equal(await page.getByRole('button', { name: 'Sign out' }).isVisible(), true);
+    await page.unroute('**/api/auth/setup');
+    page.assertClean([allowSignInProbe]);
+  } finally {
+    await browser.close();
+  }
+});

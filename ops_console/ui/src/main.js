@@ -1,7 +1,7 @@
 // The console's UI: finds out who is signed in, then shows the page the URL's fragment names.
 // Without a session: first-login setup while no user exists, sign-in otherwise (and back to the
 // page after it). See ../README.md for how pages are made.
-import { html, render, useEffect, useState } from './lib/html.js';
+import { html, render, useEffect, useRef, useState } from './lib/html.js';
 import { api, onSessionEnded } from './lib/api.js';
 import { applyPreferences, loadMe } from './lib/session.js';
 import { currentHref, navigate, useRoute } from './lib/router.js';
@@ -53,6 +53,7 @@ function App() {
   const route = useRoute();
   const [me, setMe] = useState(undefined); // undefined: not known yet; null: no session
   const [error, setError] = useState(null);
+  const signedInHere = useRef(false); // the form was used while start() still waited
 
   const start = async () => {
     setError(null);
@@ -65,6 +66,7 @@ function App() {
       }
       setMe(null);
       const { setupRequired } = await api.get('/api/auth/setup');
+      if (signedInHere.current) return; // signed in meanwhile: nowhere to send them
       if (setupRequired) navigate('/setup', null, { replace: true });
       else if (route.path !== '/sign-in') sendToSignIn(null);
     } catch (e) {
@@ -94,6 +96,7 @@ function App() {
   }, [me, route.path]);
 
   const signedIn = (user, next) => {
+    signedInHere.current = true;
     applyPreferences(user);
     setMe(user);
     window.location.hash = next.slice(1);
@@ -103,7 +106,12 @@ function App() {
   if (me && me.kiosk) return null; // on its way to the wall (the effect above)
   if (error) return html`<main class="auth-page" id="main"><div class="auth-card"><${ErrorBanner} error=${error} onRetry=${start} /></div></main>`;
   if (route.path === '/setup') return html`<${Setup} onSignedIn=${signedIn} />`;
-  if (route.path === '/sign-in' || me === null) return html`<${SignIn} query=${route.query} onSignedIn=${signedIn} />`;
+  if (route.path === '/sign-in' || me === null) {
+    // Shown before sendToSignIn() has moved the URL (it waits for /api/auth/setup): whoever signs in
+    // that fast still comes back to the page they asked for.
+    const query = route.path === '/sign-in' ? route.query : new URLSearchParams({ next: route.href });
+    return html`<${SignIn} query=${query} onSignedIn=${signedIn} />`;
+  }
   if (me === undefined) return html`<div class="auth-page" aria-busy="true"><p class="muted">Loading…</p></div>`;
   const props = { me, query: route.query, onMeChange: (u) => { applyPreferences(u); setMe(u); } };
   let content;
