@@ -16,10 +16,10 @@ namespace {
 
 using dashboard::Page;
 
-// mobile_dashboard_json() (migration 0020) and accounting_finance_json() (migration 0013).
+// mobile_dashboard_json() (migration 0034) and accounting_finance_json() (migration 0013).
 constexpr std::string_view kDashboard = "SELECT mobile_dashboard_json($1, $2::timestamptz, $3::text[])";
 constexpr std::string_view kFinance = "SELECT accounting_finance_json($1, $2::timestamptz)";
-// kiosk_wall_json() (migration 0030).
+// kiosk_wall_json() (migration 0034).
 constexpr std::string_view kKioskWall = "SELECT kiosk_wall_json($1, $2::timestamptz)";
 
 // The mobile display settings' scope of a ticket `t` (mobile_hidden_companies, migration 0020).
