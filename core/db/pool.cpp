@@ -12,6 +12,7 @@
 
 #include <list>
 #include <unordered_set>
+#include <utility>
 
 namespace core::db {
 
@@ -22,12 +23,14 @@ using asio::use_awaitable;
 namespace {
 
 // How long a caller's waits may take: the pool's own limits, or an interactive request's shorter
-// bound (core/async/bounded_executor.hpp) read from the executor the caller runs on.
+// bound (core/async/bounded_executor.hpp) read from the executor the caller runs on. Bounded, one
+// call's waits (a free connection, a new one, its first statement) share one deadline.
 struct Limits {
   std::chrono::milliseconds statement;
   std::chrono::milliseconds grace;  // zero: the pool's cancel_grace
   std::chrono::milliseconds acquire;
   std::chrono::milliseconds connect;
+  std::chrono::steady_clock::time_point deadline{};  // the epoch: none
 };
 
 Limits limits_for(const PoolOptions& o, const asio::any_io_executor& caller) {
@@ -37,8 +40,19 @@ Limits limits_for(const PoolOptions& o, const asio::any_io_executor& caller) {
     l.grace = std::min(o.cancel_grace, b->database_grace);
     l.acquire = std::min(l.acquire, b->database);
     l.connect = std::min(l.connect, b->database);
+    l.deadline = std::chrono::steady_clock::now() + b->database;
   }
   return l;
+}
+
+// What is left of `limit` before `deadline` (none: all of it); Timeout when nothing is.
+std::chrono::milliseconds within(std::chrono::milliseconds limit, std::chrono::steady_clock::time_point deadline,
+                                 std::chrono::milliseconds bound_for_message) {
+  if (deadline == std::chrono::steady_clock::time_point{}) return limit;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  if (left.count() <= 0)
+    throw Timeout("the database did not answer within " + std::to_string(bound_for_message.count()) + " ms");
+  return std::min(limit, left);
 }
 
 }  // namespace
@@ -89,7 +103,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   }
 
   awaitable<std::unique_ptr<Connection>> take(Limits limits) {
-    const auto deadline = Clock::now() + limits.acquire;
+    const auto deadline = limits.deadline != Clock::time_point{} ? limits.deadline : Clock::now() + limits.acquire;
     for (;;) {
       bool may_open = false;
       {
@@ -106,7 +120,17 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
           may_open = true;
         }
       }
-      if (may_open) co_return co_await open_one(limits.connect);
+      if (may_open) {
+        std::chrono::milliseconds connect;
+        try {
+          connect = within(limits.connect, limits.deadline, limits.acquire);
+        } catch (...) {
+          std::lock_guard lock(mutex);
+          --open;
+          throw;
+        }
+        co_return co_await open_one(connect);
+      }
       auto conn = co_await asio::co_spawn(strand, wait(deadline), use_awaitable);
       if (conn) co_return conn;
       if (Clock::now() >= deadline)
@@ -267,6 +291,7 @@ Lease& Lease::operator=(Lease&& other) noexcept {
     release();
     pool_ = std::move(other.pool_);
     conn_ = std::move(other.conn_);
+    first_deadline_ = other.first_deadline_;
   }
   return *this;
 }
@@ -298,7 +323,8 @@ awaitable<Result> Lease::execute(std::string_view sql, std::vector<Param> params
   std::exception_ptr failure;
   try {
     const auto limits = limits_for(pool_->options, co_await asio::this_coro::executor);
-    co_return co_await conn_->execute(sql, params, limits.statement, limits.grace);
+    const auto timeout = within(limits.statement, std::exchange(first_deadline_, {}), limits.statement);
+    co_return co_await conn_->execute(sql, params, timeout, limits.grace);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -310,7 +336,8 @@ awaitable<Result> Lease::execute_simple(std::string_view sql) {
   std::exception_ptr failure;
   try {
     const auto limits = limits_for(pool_->options, co_await asio::this_coro::executor);
-    co_return co_await conn_->execute_simple(sql, limits.statement, limits.grace);
+    const auto timeout = within(limits.statement, std::exchange(first_deadline_, {}), limits.statement);
+    co_return co_await conn_->execute_simple(sql, timeout, limits.grace);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -333,15 +360,18 @@ awaitable<Lease> Pool::acquire() {
     ++shared_->acquires;
   }
   const auto started = std::chrono::steady_clock::now();
+  const auto limits = limits_for(shared_->options, co_await asio::this_coro::executor);
   std::unique_ptr<Connection> conn;
   try {
-    conn = co_await shared_->take(limits_for(shared_->options, co_await asio::this_coro::executor));
+    conn = co_await shared_->take(limits);
   } catch (const Timeout&) {
     shared_->acquire_timeouts.fetch_add(1, std::memory_order_relaxed);
     throw;
   }
   shared_->acquire_time.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  co_return Lease(shared_, std::move(conn));
+  Lease lease(shared_, std::move(conn));
+  lease.first_deadline_ = limits.deadline;  // its first statement (BEGIN, or the caller's) shares it
+  co_return lease;
 }
 
 awaitable<Transaction> Pool::begin() {

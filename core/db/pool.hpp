@@ -84,6 +84,9 @@ class Lease {
   void release();
   std::shared_ptr<Shared> pool_;
   std::unique_ptr<Connection> conn_;
+  // For an interactive request (core/async/bounded_executor.hpp): taking the connection and its
+  // first statement share one deadline; the epoch when there is none.
+  std::chrono::steady_clock::time_point first_deadline_{};
 };
 
 class Transaction {

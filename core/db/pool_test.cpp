@@ -8,6 +8,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <csignal>
+#include <thread>
 
 using namespace core;
 using boost::asio::awaitable;
@@ -164,6 +165,24 @@ TEST_F(PoolTest, ARequestsBoundsCutItsWaitsShortUntilLifted) {
     co_return (co_await pool.query("SELECT 8 FROM pg_sleep(0.5)")).front().get<int>(0);
   }()),
             8);
+}
+
+// One call's waits share the bound: a query that waited 0.6 s for the only connection has 0.4 s
+// of its 1 s left for its statement, not a fresh second (the soak saw 3 s of waiting for a
+// connection, then 3 more connecting: issue 37).
+TEST_F(PoolTest, ACallsWaitForAConnectionAndItsStatementShareTheBound) {
+  auto pool = make({.max_size = 1, .query_timeout = 60s, .sweep_interval = 20ms, .pipelines = 0});
+  auto bounds = std::make_shared<async::Bounds>(async::Bounds{.database = 1000ms, .database_grace = 100ms});
+  const async::BoundedStrand bounded(boost::asio::make_strand(io.executor()), bounds);
+  auto holder = boost::asio::co_spawn(
+      io.executor(), [&]() -> awaitable<void> { co_await pool.query("SELECT pg_sleep(0.6)"); },
+      boost::asio::use_future);
+  std::this_thread::sleep_for(100ms);  // the holder has the connection
+  boost::asio::co_spawn(
+      bounded, [&]() -> awaitable<void> { EXPECT_THROW(co_await pool.query("SELECT pg_sleep(0.8)"), db::Timeout); },
+      boost::asio::use_future)
+      .get();
+  holder.get();
 }
 
 TEST_F(PoolTest, SizeIsBoundedAndWaitersTimeOut) {
