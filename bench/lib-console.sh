@@ -107,5 +107,5 @@ trace_line() {
   local code=${3% *} seconds=${3#* } now
   now=$(date +%s%3N)
   awk -v now="$now" -v cls="$2" -v code="${code:-0}" -v s="${seconds:-0}" -v key="${4:--}" \
-    'BEGIN { printf "%d\t%s\t%d\t%.1f\t0\t%s\n", now - s * 1000, cls, code, s * 1000, key }' >>"$1"
+    'BEGIN { printf "%.0f\t%s\t%d\t%.1f\t0\t%s\n", now - s * 1000, cls, code, s * 1000, key }' >>"$1"
 }

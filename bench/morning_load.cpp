@@ -141,8 +141,8 @@ class Trace {
   void add(Clock::time_point began, const char* cls, unsigned status, std::size_t target, const std::string& key) {
     if (!out_.is_open()) return;
     const auto ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
-    const auto sent = std::chrono::system_clock::now() - std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                                                              Clock::now() - began);
+    const auto sent = std::chrono::system_clock::now() -
+                      std::chrono::duration_cast<std::chrono::system_clock::duration>(Clock::now() - began);
     const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(sent.time_since_epoch()).count();
     char latency[32];
     std::snprintf(latency, sizeof latency, "%.1f", ms);
@@ -330,9 +330,9 @@ class Load {
     asio::steady_timer timer(io_);
     const auto slot = std::chrono::duration<double>(static_cast<double>(connections) / rate);
     for (std::int64_t n = 0;; ++n) {
-      const auto due = start_ + std::chrono::duration_cast<Clock::duration>(
-                                    slot * static_cast<double>(n) +
-                                    std::chrono::duration<double>(static_cast<double>(k) / rate));
+      const auto due =
+          start_ + std::chrono::duration_cast<Clock::duration>(
+                       slot * static_cast<double>(n) + std::chrono::duration<double>(static_cast<double>(k) / rate));
       if (due >= end_ || Clock::now() >= end_) break;  // a backlog left at the end is not sent
       if (Clock::now() > due + std::chrono::milliseconds(10)) {
         ++s.late;
@@ -368,16 +368,15 @@ class Load {
       const std::int64_t sequence = (static_cast<std::int64_t>(k) + 1) * 1'000'000'000 + n;
       const std::int64_t id = o_.ids[pick(*random)];
       const std::string event_time = "2026-11-20T10:00:00Z";
-      const std::string body = json{{"Action", "Update"},
-                                    {"Guid", o_.guid},
-                                    {"EntityType", "Ticket"},
-                                    {"Id", id},
-                                    {"Fields",
-                                     {{"Status", std::to_string(status(*random))},
-                                      {"Priority", std::to_string(priority(*random))}}},
-                                    {"EventTime", event_time},
-                                    {"SequenceNumber", sequence}}
-                                   .dump();
+      const std::string body = json{
+          {"Action", "Update"},
+          {"Guid", o_.guid},
+          {"EntityType", "Ticket"},
+          {"Id", id},
+          {"Fields", {{"Status", std::to_string(status(*random))}, {"Priority", std::to_string(priority(*random))}}},
+          {"EventTime", event_time},
+          {"SequenceNumber",
+           sequence}}.dump();
       http::request<http::string_body> req{http::verb::post, "/api/webhooks/psa", 11};
       req.set(http::field::content_type, "application/json");
       req.set(http::field::user_agent, "Autotask-Webhooks/bench");
@@ -404,11 +403,11 @@ class Load {
                            {"url", "https://github.com/msp/soak/commit/" + id},
                            {"author", {{"name", "Soak"}, {"email", "soak@msp.example"}}}});
       }
-      const std::string body = json{{"ref", "refs/heads/main"},
-                                    {"repository", {{"name", "soak"}, {"full_name", "msp/soak"}}},
-                                    {"pusher", {{"name", "soak"}, {"email", "soak@msp.example"}}},
-                                    {"commits", commits}}
-                                   .dump();
+      const std::string body = json{
+          {"ref", "refs/heads/main"},
+          {"repository", {{"name", "soak"}, {"full_name", "msp/soak"}}},
+          {"pusher", {{"name", "soak"}, {"email", "soak@msp.example"}}},
+          {"commits", commits}}.dump();
       http::request<http::string_body> req{http::verb::post, "/api/webhooks/gitforge", 11};
       req.set(http::field::content_type, "application/json");
       req.set(http::field::user_agent, "GitHub-Hookshot/soak");

@@ -142,14 +142,16 @@ def main():
         inter = [r for r in during if r[1] in ("ui", "probe")]
         ready = [r for r in during if r[1] == "readyz"]
         imax = max((r[3] for r in inter), default=0.0)
+        over = sum(1 for r in inter if r[3] > FREEZE_INTERACTIVE_MS)
+        i50 = percentile([r[3] for r in inter], 0.5) or 0.0
         rmax = max((r[3] for r in ready), default=0.0)
         i503 = sum(1 for r in inter if r[2] == 503)
         r503 = sum(1 for r in ready if r[2] == 503)
         print()
         print(f"**During the freeze** ({(e - s) / 1000:.0f} s): interactive requests (UI reads and probes) "
               f"sent {len(inter)}, answered 503 {i503}, 2xx {sum(1 for r in inter if 200 <= r[2] <= 299)}, "
-              f"no answer {sum(1 for r in inter if r[2] == 0)}, slowest {imax / 1000:.2f} s "
-              f"(deadline {FREEZE_INTERACTIVE_MS / 1000} s); /readyz probes {len(ready)}, 503 {r503}, "
+              f"no answer {sum(1 for r in inter if r[2] == 0)}, p50 {i50 / 1000:.2f} s, slowest {imax / 1000:.2f} s, "
+              f"{over} slower than the deadline of {FREEZE_INTERACTIVE_MS / 1000} s; /readyz probes {len(ready)}, 503 {r503}, "
               f"slowest {rmax / 1000:.2f} s (deadline {FREEZE_READYZ_MS / 1000} s).")
         slow = sorted((r for r in inter if r[3] > FREEZE_INTERACTIVE_MS), key=lambda r: -r[3])[:5]
         if slow:
@@ -174,10 +176,11 @@ def main():
         twice = sum(1 for n in stored.values() if n > 1)
         unacked = len(stored.keys() - acked)
         print(f"| {label} | {len(sent)} | {len(acked)} | {len(stored)} | {len(lost)} | {twice} | {unacked} |")
-        musts.append((f"{cls}s lost: {len(lost)}", not lost))
-        musts.append((f"{cls}s stored twice: {twice}", twice == 0))
+        what = CLASS_NAMES[cls]
+        musts.append((f"{what} lost: {len(lost)}", not lost))
+        musts.append((f"{what} stored twice: {twice}", twice == 0))
         if lost:
-            print(f"| (lost {cls}s, first five: {', '.join(sorted(lost)[:5])}) | | | | | | |")
+            print(f"| (lost {what}, first five: {', '.join(sorted(lost)[:5])}) | | | | | | |")
     fake = {r[0] for r in rows(work, "mail.fake")}
     log_rows = rows(work, "mail.log")
     status = {}
