@@ -206,12 +206,14 @@ def main():
     warm = begin + a.warmup * 1000
     middle = begin + (end - begin) // 2
     print()
-    print("**Resources** (sampled every 10 s; start: the first sample after the warm-up; growth: end over start)")
+    print("**Resources** (sampled every 10 s; start: the last sample of the warm-up, before the first fault; "
+          "growth: end over start)")
     print()
     print("| process | start: RSS / fds / threads | middle | end | growth RSS | growth fds |")
     print("|---|---|---|---|---|---|")
     for name in ("console0", "console1", "mail-triage"):
-        mine = [s for s in samples if s[1] == name and s[0] >= warm]
+        before = [s for s in samples if s[1] == name and s[0] <= warm]
+        mine = before[-1:] + [s for s in samples if s[1] == name and s[0] > warm]
         if not mine:
             continue
         first, last = mine[0], mine[-1]
@@ -230,6 +232,15 @@ def main():
         print(f"| {name} | {cell(first)} | {cell(mid)} | {cell(last)} | {g_rss:+.1f} % | {g_fds:+.1f} % |")
         musts.append((f"{name} RSS growth after the warm-up {g_rss:+.1f} % (< 10 %)", g_rss < 10))
         musts.append((f"{name} descriptors growth after the warm-up {g_fds:+.1f} % (< 10 %)", g_fds < 10))
+
+    # Connections over the run (sampled every 10 s when the database answered).
+    csamples = [(int(r[0]), r[1], int(r[2]), int(r[3])) for r in rows(work, "connection-samples") if len(r) >= 4]
+    for db in sorted({c[1] for c in csamples}):
+        mine = [c for c in csamples if c[1] == db]
+        busy = [c for c in mine if c[3] > 0]
+        print(f"\nConnections of {db}: {min(c[2] for c in mine)} to {max(c[2] for c in mine)} over {len(mine)} samples, "
+              f"at the end {mine[-1][2]}; samples with one busy for more than 10 s: {len(busy)}"
+              + (" (at " + ", ".join(f"{(c[0] - begin) / 1000:.0f} s" for c in busy[:8]) + ")" if busy else "") + ".")
 
     # 6. Crashes, connections left.
     print()
