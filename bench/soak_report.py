@@ -11,6 +11,8 @@ WORK holds (bench/soak writes them):
   samples                ms, process, pid, VmRSS kB, open descriptors, threads
   alive                  "<process> <pid> alive|gone" at the end
   connections            database, state, connections, longest in that state (s) at the end
+  connection-samples     ms, database, connections, of them busy for more than 10 s (every 10 s)
+  sessions               database, sessions opened, abandoned, fatal, killed (pg_stat_database)
   stored.callouts, stored.pushes   key, rows stored under it
   mail.fake              the ids of every message the Graph fake holds (any folder, deleted too)
   mail.log               email_log: message id, status, rows of that message id
@@ -250,6 +252,11 @@ def main():
         print(f"\nConnections of {db}: {min(c[2] for c in mine)} to {max(c[2] for c in mine)} over {len(mine)} samples, "
               f"at the end {mine[-1][2]}; samples with one busy for more than 10 s: {len(busy)}"
               + (" (at " + ", ".join(f"{(c[0] - begin) / 1000:.0f} s" for c in busy[:8]) + ")" if busy else "") + ".")
+
+    sessions = rows(work, "sessions")
+    if sessions:
+        print("\nSessions opened since PostgreSQL last started (pg_stat_database: opened, abandoned by the client, "
+              "ended by a fatal error, killed): " + "; ".join(f"{r[0]} {r[1]}, {r[2]}, {r[3]}, {r[4]}" for r in sessions) + ".")
 
     # 6. Crashes, connections left.
     print()
