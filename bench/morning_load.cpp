@@ -25,6 +25,20 @@
 // Everything stops sending at the end of --seconds; requests in flight are completed and counted.
 // Prints one JSON object: per route {count, p50, p99, max (ms), non2xx, errors}, and the webhooks'
 // {sent, acknowledged, non2xx, errors, late, p50, p99, max}.
+//
+// For bench/soak, more options:
+//   --gitforge-rate R --gitforge-secret S   gitforge pushes (POST /api/webhooks/gitforge, three
+//                new commits each, delivery id <guid>-push-<k>-<n>, signed X-Hub-Signature-256 when
+//                S is set) at R a second on --gitforge-connections (2), open loop as the callouts;
+//                the JSON then has "pushes" beside "webhooks".
+//   --trace FILE one line per request, tab-separated: the time it was sent (Unix ms), its class
+//                (ui, callout, push), the status (0: no answer: refused, reset, timed out), the
+//                latency (ms), the target's index in --targets, and a key: the route for ui, the
+//                event_id ops-console derives for a callout (ops_console/psa/webhook_payload.cpp,
+//                event_id_of), the delivery id for a push.
+// A target that refuses or drops connections (a database down, an instance killed) costs failed
+// requests, counted, and the connection is made again for the next one: the load goes on (a
+// callout or push connection pauses 100 ms after a failure; its slots meanwhile go late).
 #include "core/util/digest.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -40,7 +54,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -94,12 +110,56 @@ struct Options {
   double webhook_rate = 1000;
   int webhook_connections = 16;
   std::string webhook_secret, guid = "bench-morning";
+  double gitforge_rate = 0;
+  int gitforge_connections = 2;
+  std::string gitforge_secret, trace;
+};
+
+// A stream of writes sent open loop (callouts, pushes): its figures and what was acknowledged.
+struct Stream {
+  Figures figures;
+  std::uint64_t sent = 0, acknowledged = 0, late = 0;
+
+  json summary(std::chrono::milliseconds duration) const {
+    auto out = figures.summary();
+    out["sent"] = sent;
+    out["acknowledged"] = acknowledged;
+    out["late"] = late;
+    out["rate"] = sent / std::chrono::duration<double>(duration).count();
+    return out;
+  }
+};
+
+// --trace: one line per request (see the top of this file).
+class Trace {
+ public:
+  explicit Trace(const std::string& path) {
+    if (!path.empty()) {
+      out_.open(path);
+      if (!out_) throw std::runtime_error("cannot write " + path);
+    }
+  }
+  void add(Clock::time_point began, const char* cls, unsigned status, std::size_t target, const std::string& key) {
+    if (!out_.is_open()) return;
+    const auto ms = std::chrono::duration<double, std::milli>(Clock::now() - began).count();
+    const auto sent = std::chrono::system_clock::now() -
+                      std::chrono::duration_cast<std::chrono::system_clock::duration>(Clock::now() - began);
+    const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(sent.time_since_epoch()).count();
+    char latency[32];
+    std::snprintf(latency, sizeof latency, "%.1f", ms);
+    out_ << unix_ms << '\t' << cls << '\t' << status << '\t' << latency << '\t' << target << '\t' << key << '\n';
+  }
+
+ private:
+  std::ofstream out_;
 };
 
 // One kept connection to one target; reconnects after a failure.
 class Connection {
  public:
-  Connection(asio::any_io_executor ex, Target target) : ex_(ex), target_(std::move(target)) {}
+  Connection(asio::any_io_executor ex, const std::vector<Target>& targets, std::size_t index)
+      : ex_(ex), target_(targets[index]), index_(index) {}
+  std::size_t index() const { return index_; }
 
   struct Answer {
     unsigned status = 0;  // 0: the request failed
@@ -140,33 +200,38 @@ class Connection {
   std::unique_ptr<beast::tcp_stream> stream_;  // null until connected, and after a failure
   beast::flat_buffer buffer_;
   Target target_;
+  std::size_t index_;
 };
 
 class Load {
  public:
-  Load(asio::io_context& io, Options o) : io_(io), o_(std::move(o)), end_(Clock::now() + o_.duration) {}
+  Load(asio::io_context& io, Options o)
+      : io_(io), o_(std::move(o)), end_(Clock::now() + o_.duration), trace_(o_.trace) {}
 
   void start() {
     for (std::size_t i = 0; i < o_.cookies.size(); ++i) {
       ++running_;
       asio::co_spawn(io_, user(i), asio::detached);
     }
-    webhook_start_ = Clock::now();
+    start_ = Clock::now();
     for (int k = 0; k < o_.webhook_connections && o_.webhook_rate > 0; ++k) {
       ++running_;
-      asio::co_spawn(io_, webhooks(k), asio::detached);
+      asio::co_spawn(io_, open_loop(k, o_.webhook_connections, o_.webhook_rate, "callout", webhooks_, callout_maker(k)),
+                     asio::detached);
+    }
+    for (int k = 0; k < o_.gitforge_connections && o_.gitforge_rate > 0; ++k) {
+      ++running_;
+      asio::co_spawn(io_, open_loop(k, o_.gitforge_connections, o_.gitforge_rate, "push", pushes_, push_maker(k)),
+                     asio::detached);
     }
   }
 
   json report() const {
     json routes = json::object();
     for (const auto& [route, f] : routes_) routes[route] = f.summary();
-    auto hooks = webhooks_.summary();
-    hooks["sent"] = sent_;
-    hooks["acknowledged"] = acknowledged_;
-    hooks["late"] = late_;
-    hooks["rate"] = sent_ / std::chrono::duration<double>(o_.duration).count();
-    return {{"routes", routes}, {"webhooks", hooks}};
+    json out = {{"routes", routes}, {"webhooks", webhooks_.summary(o_.duration)}};
+    if (o_.gitforge_rate > 0) out["pushes"] = pushes_.summary(o_.duration);
+    return out;
   }
 
  private:
@@ -178,6 +243,7 @@ class Load {
     req.set(http::field::accept, "application/json");
     const auto began = Clock::now();
     const auto answer = co_await c.send(std::move(req));
+    trace_.add(began, "ui", answer.status, c.index(), label);
     auto& f = routes_[label];
     if (answer.status == 0) {
       ++f.errors;
@@ -233,7 +299,7 @@ class Load {
   }
 
   awaitable<void> user(std::size_t i) {
-    Connection c(io_.get_executor(), o_.targets[i % o_.targets.size()]);
+    Connection c(io_.get_executor(), o_.targets, i % o_.targets.size());
     std::mt19937 random(static_cast<unsigned>(i) * 7919u + 1u);
     std::exponential_distribution<double> think(1.0 / std::max(1.0, o_.think_ms));
     std::uniform_int_distribution<int> pages(0, 4);
@@ -251,33 +317,72 @@ class Load {
     done();
   }
 
-  awaitable<void> webhooks(int k) {
-    Connection c(io_.get_executor(), o_.targets[static_cast<std::size_t>(k) % o_.targets.size()]);
-    std::mt19937 random(static_cast<unsigned>(k) * 104729u + 3u);
-    std::uniform_int_distribution<std::size_t> pick(0, o_.ids.size() - 1);
-    std::uniform_int_distribution<int> status(1, 8), priority(1, 4);
+  // After a request with no answer, its connection waits this long before its next one.
+  static constexpr auto kPauseAfterFailure = std::chrono::milliseconds(100);
+
+  // What an open-loop stream sends: the n-th request of connection k, and the trace's key for it.
+  struct Write {
+    http::request<http::string_body> req;
+    std::string key;
+  };
+  using Maker = std::function<Write(std::int64_t n)>;
+
+  // Connection k of `connections` sharing a schedule of `rate` requests a second (open loop: a
+  // request late on its slot goes at once and is counted late; what is due after the end is not sent).
+  awaitable<void> open_loop(int k, int connections, double rate, const char* cls, Stream& s, Maker make) {
+    Connection c(io_.get_executor(), o_.targets, static_cast<std::size_t>(k) % o_.targets.size());
     asio::steady_timer timer(io_);
-    const auto slot = std::chrono::duration<double>(static_cast<double>(o_.webhook_connections) / o_.webhook_rate);
+    const auto slot = std::chrono::duration<double>(static_cast<double>(connections) / rate);
     for (std::int64_t n = 0;; ++n) {
-      const auto due = webhook_start_ + std::chrono::duration_cast<Clock::duration>(
-                                            slot * static_cast<double>(n) +
-                                            std::chrono::duration<double>(static_cast<double>(k) / o_.webhook_rate));
+      const auto due =
+          start_ + std::chrono::duration_cast<Clock::duration>(
+                       slot * static_cast<double>(n) + std::chrono::duration<double>(static_cast<double>(k) / rate));
       if (due >= end_ || Clock::now() >= end_) break;  // a backlog left at the end is not sent
       if (Clock::now() > due + std::chrono::milliseconds(10)) {
-        ++late_;
+        ++s.late;
       } else {
         timer.expires_at(due);
         beast::error_code ec;
         co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
       }
+      auto write = make(n);
+      ++s.sent;
+      const auto began = Clock::now();
+      const auto answer = co_await c.send(std::move(write.req));
+      trace_.add(began, cls, answer.status, c.index(), write.key);
+      if (answer.status == 0) {
+        // As a sender retrying later would: not a loop of refused connects through the backlog.
+        ++s.figures.errors;
+        timer.expires_after(kPauseAfterFailure);
+        beast::error_code ec;
+        co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+        continue;
+      }
+      s.figures.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - began).count());
+      if (answer.status >= 200 && answer.status <= 299)
+        ++s.acknowledged;
+      else
+        ++s.figures.non2xx;
+    }
+    done();
+  }
+
+  // An Autotask "Update" of a ticket read from --ids, signed with --webhook-secret.
+  Maker callout_maker(int k) {
+    auto random = std::make_shared<std::mt19937>(static_cast<unsigned>(k) * 104729u + 3u);
+    return [this, k, random](std::int64_t n) {
+      std::uniform_int_distribution<std::size_t> pick(0, o_.ids.size() - 1);
+      std::uniform_int_distribution<int> status(1, 8), priority(1, 4);
       const std::int64_t sequence = (static_cast<std::int64_t>(k) + 1) * 1'000'000'000 + n;
+      const std::int64_t id = o_.ids[pick(*random)];
+      const std::string event_time = "2026-11-20T10:00:00Z";
       const std::string body = json{
           {"Action", "Update"},
           {"Guid", o_.guid},
           {"EntityType", "Ticket"},
-          {"Id", o_.ids[pick(random)]},
-          {"Fields", {{"Status", std::to_string(status(random))}, {"Priority", std::to_string(priority(random))}}},
-          {"EventTime", "2026-11-20T10:00:00Z"},
+          {"Id", id},
+          {"Fields", {{"Status", std::to_string(status(*random))}, {"Priority", std::to_string(priority(*random))}}},
+          {"EventTime", event_time},
           {"SequenceNumber",
            sequence}}.dump();
       http::request<http::string_body> req{http::verb::post, "/api/webhooks/psa", 11};
@@ -286,20 +391,41 @@ class Load {
       if (!o_.webhook_secret.empty())
         req.set("X-Hook-Signature", "sha1=" + core::hmac_sha1_base64(o_.webhook_secret, body));
       req.body() = body;
-      ++sent_;
-      const auto began = Clock::now();
-      const auto answer = co_await c.send(std::move(req));
-      if (answer.status == 0) {
-        ++webhooks_.errors;
-        continue;
+      // The key ops-console stores the callout under (psa::event_id_of): these fields, one a line.
+      const auto key = core::sha256_hex(o_.guid + "\nTicket\n" + std::to_string(id) + "\nUpdate\n" +
+                                        std::to_string(sequence) + "\n" + event_time + "\n");
+      return Write{std::move(req), key};
+    };
+  }
+
+  // A GitHub push of three new commits, its own delivery id, signed with --gitforge-secret.
+  Maker push_maker(int k) {
+    return [this, k](std::int64_t n) {
+      const std::string delivery = o_.guid + "-push-" + std::to_string(k) + "-" + std::to_string(n);
+      json commits = json::array();
+      for (int i = 1; i <= 3; ++i) {
+        const auto id = core::sha256_hex(delivery + "/" + std::to_string(i)).substr(0, 40);
+        commits.push_back({{"id", id},
+                           {"message", "Change " + std::to_string(i) + " of " + delivery},
+                           {"timestamp", "2026-11-23T10:00:00+00:00"},
+                           {"url", "https://github.com/msp/soak/commit/" + id},
+                           {"author", {{"name", "Soak"}, {"email", "soak@msp.example"}}}});
       }
-      webhooks_.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - began).count());
-      if (answer.status >= 200 && answer.status <= 299)
-        ++acknowledged_;
-      else
-        ++webhooks_.non2xx;
-    }
-    done();
+      const std::string body = json{
+          {"ref", "refs/heads/main"},
+          {"repository", {{"name", "soak"}, {"full_name", "msp/soak"}}},
+          {"pusher", {{"name", "soak"}, {"email", "soak@msp.example"}}},
+          {"commits", commits}}.dump();
+      http::request<http::string_body> req{http::verb::post, "/api/webhooks/gitforge", 11};
+      req.set(http::field::content_type, "application/json");
+      req.set(http::field::user_agent, "GitHub-Hookshot/soak");
+      req.set("X-GitHub-Event", "push");
+      req.set("X-GitHub-Delivery", delivery);
+      if (!o_.gitforge_secret.empty())
+        req.set("X-Hub-Signature-256", "sha256=" + core::hmac_sha256_hex(o_.gitforge_secret, body));
+      req.body() = body;
+      return Write{std::move(req), delivery};
+    };
   }
 
   void done() {
@@ -308,11 +434,11 @@ class Load {
 
   asio::io_context& io_;
   Options o_;
-  Clock::time_point end_, webhook_start_;
+  Clock::time_point end_, start_;
   int running_ = 0;
   std::map<std::string, Figures> routes_;
-  Figures webhooks_;
-  std::uint64_t sent_ = 0, acknowledged_ = 0, late_ = 0;
+  Stream webhooks_, pushes_;
+  Trace trace_;
 };
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -355,6 +481,14 @@ int main(int argc, char** argv) {
         o.webhook_secret = value;
       } else if (name == "--guid") {
         o.guid = value;
+      } else if (name == "--gitforge-rate") {
+        o.gitforge_rate = std::stod(value);
+      } else if (name == "--gitforge-connections") {
+        o.gitforge_connections = std::stoi(value);
+      } else if (name == "--gitforge-secret") {
+        o.gitforge_secret = value;
+      } else if (name == "--trace") {
+        o.trace = value;
       } else {
         throw std::runtime_error("unknown option " + name);
       }
