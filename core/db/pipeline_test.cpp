@@ -19,8 +19,9 @@ namespace {
 
 // Waits (a condition, not a time) until `n` statements like `pattern` run on the server.
 void wait_running(const std::string& url, const std::string& pattern, int n = 1) {
-  const std::string count = "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '" + pattern +
-                            "' AND pid <> pg_backend_pid()";
+  const std::string count =
+      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '" +
+      pattern + "' AND pid <> pg_backend_pid()";
   for (int i = 0; i < 500 && core::testing::sql(url, count) != std::to_string(n); ++i)
     std::this_thread::sleep_for(10ms);
   ASSERT_EQ(core::testing::sql(url, count), std::to_string(n)) << pattern;
