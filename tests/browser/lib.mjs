@@ -77,6 +77,24 @@ export async function openPage(browser, viewport = viewports.desktop) {
   return page;
 }
 
+// Runs `step`; when it throws, saves SCREENSHOT_DIR/failure-<name>.png and prints what had the
+// focus and which dialogs were open: for a step that fails now and then in CI and never
+// here (security_rmm's confirmation, issue 37's note), so that the failing run says why.
+export async function explainFailure(page, name, step) {
+  try {
+    return await step();
+  } catch (error) {
+    const state = await page.evaluate(() => ({
+      focus: document.activeElement?.outerHTML.slice(0, 160),
+      dialogs: [...document.querySelectorAll('dialog')].map((d) => `${d.getAttribute('aria-labelledby')}: ${d.open ? 'open' : 'closed'}`),
+      hash: window.location.hash,
+    })).catch((e) => ({ unavailable: e.message }));
+    await screenshot(page, `failure-${name}`).catch(() => {});
+    console.log(`failure ${name}: page state ${JSON.stringify(state)}; screenshot failure-${name}.png`);
+    throw error;
+  }
+}
+
 // Saves the page as SCREENSHOT_DIR/<name>.png (the run prints the folder): one picture per page
 // and viewport, for a reviewer to look at without starting anything.
 export async function screenshot(page, name) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, createUser, launch, openSignedIn, opsConsole,
-  routeJson, screenshot, tabTo, waitForSync,
+  explainFailure, routeJson, screenshot, tabTo, waitForSync,
 } from './lib.mjs';
 
 let browser;
@@ -94,10 +94,10 @@ for (const name of ['desktop', 'phone']) {
     assert.deepEqual((await routeJson(page, '/api/rmm/executions')).map((x) => x.id), executionsBefore, 'Escape queued nothing');
 
     await page.keyboard.press('Enter'); // the focus is back on "Run script…"
-    await dialog.waitFor();
+    await explainFailure(page, `rmm-reopen-${name}`, () => dialog.waitFor());
     const queued = page.waitForResponse((r) => r.url().endsWith('/api/rmm/executions') && r.request().method() === 'POST');
     await dialog.getByRole('button', { name: 'Run it' }).click();
-    const response = await queued;
+    const response = await explainFailure(page, `rmm-queued-${name}`, () => queued);
     assert.equal(response.status(), 202);
     const { id } = await response.json();
     const panel = page.locator(`.execution[data-execution="${id}"]`);
