@@ -93,7 +93,10 @@ for (const name of ['desktop', 'phone']) {
     await dialog.waitFor({ state: 'hidden' });
     assert.deepEqual((await routeJson(page, '/api/rmm/executions')).map((x) => x.id), executionsBefore, 'Escape queued nothing');
 
-    await page.keyboard.press('Enter'); // the focus is back on "Run script…"
+    // the focus is back on "Run script…", and Enter there asks again
+    const runButton = page.getByRole('button', { name: 'Run script…' });
+    assert.equal(await runButton.evaluate((b) => b === document.activeElement), true, 'the focus is back on "Run script…"');
+    await runButton.press('Enter');
     await explainFailure(page, `rmm-reopen-${name}`, () => dialog.waitFor());
     const queued = page.waitForResponse((r) => r.url().endsWith('/api/rmm/executions') && r.request().method() === 'POST');
     await dialog.getByRole('button', { name: 'Run it' }).click();
