@@ -19,6 +19,7 @@ namespace core::db {
 namespace asio = boost::asio;
 using asio::awaitable;
 using asio::use_awaitable;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -45,14 +46,20 @@ Limits limits_for(const PoolOptions& o, const asio::any_io_executor& caller) {
   return l;
 }
 
-// What is left of `limit` before `deadline` (none: all of it); Timeout when nothing is.
-std::chrono::milliseconds within(std::chrono::milliseconds limit, std::chrono::steady_clock::time_point deadline,
-                                 std::chrono::milliseconds bound_for_message) {
+// What is left of `limit` before `deadline` (the epoch: no deadline, all of it); zero or less once
+// the deadline has passed.
+std::chrono::milliseconds left_of(std::chrono::milliseconds limit, std::chrono::steady_clock::time_point deadline) {
   if (deadline == std::chrono::steady_clock::time_point{}) return limit;
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-  if (left.count() <= 0)
-    throw Timeout("the database did not answer within " + std::to_string(bound_for_message.count()) + " ms");
-  return std::min(limit, left);
+  return std::min(limit,
+                  std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+}
+
+// A statement's timeout: the caller's limit, or what is left of its call's deadline (`first`: the
+// lease's, for its first statement). Timeout when nothing is, before anything is sent.
+std::chrono::milliseconds statement_timeout(const Limits& limits, std::chrono::steady_clock::time_point first) {
+  const auto timeout = left_of(limits.statement, first);
+  if (timeout.count() <= 0) throw Timeout("the request's time for the database ran out");
+  return timeout;
 }
 
 }  // namespace
@@ -120,17 +127,8 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
           may_open = true;
         }
       }
-      if (may_open) {
-        std::chrono::milliseconds connect;
-        try {
-          connect = within(limits.connect, limits.deadline, limits.acquire);
-        } catch (...) {
-          std::lock_guard lock(mutex);
-          --open;
-          throw;
-        }
-        co_return co_await open_one(connect);
-      }
+      // past the deadline, 1 ms: the attempt times out, and open_one() gives the slot back
+      if (may_open) co_return co_await open_one(std::max(left_of(limits.connect, limits.deadline), 1ms));
       auto conn = co_await asio::co_spawn(strand, wait(deadline), use_awaitable);
       if (conn) co_return conn;
       if (Clock::now() >= deadline)
@@ -323,7 +321,7 @@ awaitable<Result> Lease::execute(std::string_view sql, std::vector<Param> params
   std::exception_ptr failure;
   try {
     const auto limits = limits_for(pool_->options, co_await asio::this_coro::executor);
-    const auto timeout = within(limits.statement, std::exchange(first_deadline_, {}), limits.statement);
+    const auto timeout = statement_timeout(limits, std::exchange(first_deadline_, {}));
     co_return co_await conn_->execute(sql, params, timeout, limits.grace);
   } catch (...) {
     failure = std::current_exception();
@@ -336,7 +334,7 @@ awaitable<Result> Lease::execute_simple(std::string_view sql) {
   std::exception_ptr failure;
   try {
     const auto limits = limits_for(pool_->options, co_await asio::this_coro::executor);
-    const auto timeout = within(limits.statement, std::exchange(first_deadline_, {}), limits.statement);
+    const auto timeout = statement_timeout(limits, std::exchange(first_deadline_, {}));
     co_return co_await conn_->execute_simple(sql, timeout, limits.grace);
   } catch (...) {
     failure = std::current_exception();
