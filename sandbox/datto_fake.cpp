@@ -194,6 +194,23 @@ void DattoFake::seed(const DattoFakeSeedOptions& o) {
   devices_ = std::move(out);
 }
 
+bool DattoFake::set_backup_status(const std::string& serial, const std::string& asset, const std::string& timestamp,
+                                  const std::string& status) {
+  std::lock_guard lock(mutex_);
+  for (auto& d : devices_) {
+    if (d.serial != serial) continue;
+    for (auto& a : d.assets) {
+      if (a.value("name", "") != asset) continue;
+      for (auto& b : a["backups"])
+        if (b["timestamp"] == timestamp) {
+          b["backup"]["status"] = status;
+          return true;
+        }
+    }
+  }
+  return false;
+}
+
 json DattoFake::devices() const {
   std::lock_guard lock(mutex_);
   const std::string since = datto_time(std::time(nullptr) - 86400);

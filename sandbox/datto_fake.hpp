@@ -104,6 +104,10 @@ class DattoFake {
   void set_faults(DattoFaults faults);
   nlohmann::json stats() const;
   nlohmann::json devices() const;  // GET /_sandbox/datto/devices
+  // Sets backup.status of the backup of `asset` (its name) on device `serial` taken at `timestamp`
+  // (as listed), as Datto does when a backup under way ends; false when there is no such backup.
+  bool set_backup_status(const std::string& serial, const std::string& asset, const std::string& timestamp,
+                         const std::string& status);
   const DattoFakeOptions& options() const { return options_; }
   std::vector<std::string> echoed() const { return echoes_.values(); }
 

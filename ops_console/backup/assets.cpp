@@ -82,13 +82,19 @@ json backup_asset_row(const std::string& serial, const json& asset) {
       if (const auto at = datto_epoch_seconds(asset[key])) row[key] = *at;
 
   json results = json::array();
-  std::string last_at, last_good_at;
+  std::string last_at, last_good_at, pending_at;
   if (asset.contains("backups") && asset["backups"].is_array())
     for (const auto& b : asset["backups"]) {
       const auto at = datto_text_of(b, "timestamp");
       if (!at || !b.contains("backup")) continue;
       const auto outcome = datto_backup_outcome(b["backup"]);
-      if (!outcome) continue;
+      if (!outcome) {  // under way: not counted yet, but the next runs must look back to it
+        if (pending_at.empty() || *at < pending_at) {
+          pending_at = *at;
+          row["oldestPendingBackupAt"] = *at;
+        }
+        continue;
+      }
       json r = {{"sourceKey", serial + "/" + row["key"].get<std::string>() + "/" + *at},
                 {"asset", row["name"]},
                 {"status", *outcome},

@@ -19,7 +19,8 @@ struct DattoPage {
 std::optional<DattoPage> parse_datto_page(std::string_view body);
 
 // One asset of a /device/{serial}/asset page as the copy stores it: its row, and its backups as
-// backup_results rows ({sourceKey, status, finishedAt, error}).
+// backup_results rows ({sourceKey, status, finishedAt, error}). A backup still under way is not a
+// result; the row's oldestPendingBackupAt names the oldest such one.
 nlohmann::json backup_asset_row(const std::string& serial, const nlohmann::json& asset);
 
 }  // namespace ops_console::backup

@@ -50,22 +50,25 @@ constexpr std::string_view kUpsertAssets = R"sql(
   INSERT INTO backup_assets AS a (device_serial, asset_key, name, kind, os, fqdn, local_ip, agent_version, is_paused,
                                   is_archived, last_snapshot_at, latest_offsite_at, last_screenshot_at,
                                   last_screenshot_ok, last_backup_at, last_backup_status, last_backup_error,
-                                  last_good_backup_at, synced_at, deleted_at)
+                                  last_good_backup_at, oldest_pending_backup_at, synced_at, deleted_at)
   SELECT $1, r.key, r.name, r.kind, r.os, r.fqdn, r."localIp", r."agentVersion", coalesce(r."isPaused", false),
          coalesce(r."isArchived", false), to_timestamp(r."lastSnapshot"), to_timestamp(r."latestOffsite"),
          to_timestamp(r."lastScreenshotAttempt"), r."lastScreenshotAttemptStatus", r."lastBackupAt"::timestamptz,
-         r."lastBackupStatus", r."lastBackupError", r."lastGoodBackupAt"::timestamptz, now(), NULL
+         r."lastBackupStatus", r."lastBackupError", r."lastGoodBackupAt"::timestamptz,
+         r."oldestPendingBackupAt"::timestamptz, now(), NULL
   FROM jsonb_to_recordset($2::jsonb) AS r(key text, name text, kind text, os text, fqdn text, "localIp" text,
        "agentVersion" text, "isPaused" boolean, "isArchived" boolean, "lastSnapshot" bigint, "latestOffsite" bigint,
        "lastScreenshotAttempt" bigint, "lastScreenshotAttemptStatus" boolean, "lastBackupAt" text,
-       "lastBackupStatus" text, "lastBackupError" text, "lastGoodBackupAt" text)
+       "lastBackupStatus" text, "lastBackupError" text, "lastGoodBackupAt" text,
+       "oldestPendingBackupAt" text)
   ON CONFLICT (device_serial, asset_key) DO UPDATE SET name = EXCLUDED.name, kind = EXCLUDED.kind, os = EXCLUDED.os,
     fqdn = EXCLUDED.fqdn, local_ip = EXCLUDED.local_ip, agent_version = EXCLUDED.agent_version,
     is_paused = EXCLUDED.is_paused, is_archived = EXCLUDED.is_archived, last_snapshot_at = EXCLUDED.last_snapshot_at,
     latest_offsite_at = EXCLUDED.latest_offsite_at, last_screenshot_at = EXCLUDED.last_screenshot_at,
     last_screenshot_ok = EXCLUDED.last_screenshot_ok, last_backup_at = EXCLUDED.last_backup_at,
     last_backup_status = EXCLUDED.last_backup_status, last_backup_error = EXCLUDED.last_backup_error,
-    last_good_backup_at = coalesce(EXCLUDED.last_good_backup_at, a.last_good_backup_at), synced_at = now(),
+    last_good_backup_at = coalesce(EXCLUDED.last_good_backup_at, a.last_good_backup_at),
+    oldest_pending_backup_at = EXCLUDED.oldest_pending_backup_at, synced_at = now(),
     deleted_at = NULL
 )sql";
 
@@ -88,10 +91,13 @@ constexpr std::string_view kSoftDeleteBackup = R"sql(
   SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM gone_assets)
 )sql";
 
-// The newest backup the copy holds of each asset, in microseconds since 1970: the sync sends only
-// the backups listed after it (kInsertResults would skip the others as duplicates).
+// Each asset's mark, in microseconds since 1970: its newest stored backup, or just before the oldest
+// one listed as under way at the last run when that is earlier (migration 0036). The sync sends
+// only the backups listed after the mark (kInsertResults would skip the others as duplicates).
 constexpr std::string_view kBackupWatermarks = R"sql(
-  SELECT device_serial, asset_key, (extract(epoch FROM last_backup_at) * 1000000)::bigint
+  SELECT device_serial, asset_key,
+         least((extract(epoch FROM last_backup_at) * 1000000)::bigint,
+               (extract(epoch FROM oldest_pending_backup_at) * 1000000)::bigint - 1)
   FROM backup_assets WHERE last_backup_at IS NOT NULL
 )sql";
 
@@ -164,10 +170,10 @@ awaitable<void> BackupSync::full_sync(json& counts) {
   // changes a device's client name, so this is the run's only rematch.
   co_await db_.query(kRematchBackup);
 
-  // Each asset's newest stored backup (serial, '\n', asset key: microseconds). Datto backs an
-  // asset up one backup at a time, so a backup listed at or before the newest stored one was
-  // stored with it (the asset and its backups are written in one transaction) or was never
-  // counted (in progress, then older than the one that followed it).
+  // Each asset's mark (serial, '\n', asset key: microseconds): a backup listed at or before it was
+  // stored with the asset (the asset and its backups are written in one transaction). A backup
+  // that was under way at the last run keeps the mark before it until it has an outcome, even
+  // when a newer one finished first.
   std::map<std::string, std::int64_t> newest;
   const auto watermarks = co_await db_.query(kBackupWatermarks);
   for (const auto& row : watermarks)
