@@ -2,15 +2,10 @@
 
 #include "core/async/schedule.hpp"
 #include "core/db/errors.hpp"
+#include "core/db/lease.hpp"
 #include "core/db/listener.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
-
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
 
 #include <unistd.h>
 
@@ -90,22 +85,6 @@ awaitable<std::optional<Job>> take(core::db::Pool& db, const std::string& owner,
                 .attempts = row.get<int>(4)};
 }
 
-// Renews the job's lease every third of its length until `done`.
-awaitable<void> hold_lease(core::db::Pool& db, std::int64_t job, std::string owner, std::chrono::seconds lease,
-                           std::shared_ptr<bool> done, std::shared_ptr<boost::asio::steady_timer> timer) {
-  while (!*done) {
-    timer->expires_after(std::chrono::duration_cast<std::chrono::milliseconds>(lease) / 3);
-    boost::system::error_code ec;
-    co_await timer->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
-    if (*done) break;
-    try {
-      if ((co_await db.query(kRenew, job, owner, static_cast<std::int64_t>(lease.count()))).empty()) break;
-    } catch (const std::exception& e) {
-      core::log::warn("analyzer lease renewal failed", {{"job", job}, {"error", e.what()}});
-    }
-  }
-}
-
 }  // namespace
 
 awaitable<std::vector<QueuedJob>> enqueue(core::db::Transaction& tx, std::vector<std::int64_t> tickets,
@@ -130,19 +109,11 @@ awaitable<bool> Workers::run_one(std::string owner) {
                        "the workers running this job stopped " + std::to_string(kMaxAttempts) + " times");
     co_return true;
   }
-  auto done = std::make_shared<bool>(false);
-  auto timer = std::make_shared<boost::asio::steady_timer>(co_await boost::asio::this_coro::executor);
-  boost::asio::co_spawn(timer->get_executor(), hold_lease(db_, job->id, owner, settings_.lease, done, timer),
-                        boost::asio::detached);
-  std::exception_ptr failure;
-  try {
-    co_await pipeline_->run(*job, owner);
-  } catch (...) {
-    failure = std::current_exception();  // the database failed; the lease runs out and another round takes it
-  }
-  *done = true;
-  timer->cancel();
-  if (failure) std::rethrow_exception(failure);
+  // The database failing in the pipeline ends the renewal with it: the lease runs out and another
+  // round takes the job.
+  core::db::LeaseKeeper lease(db_, co_await boost::asio::this_coro::executor, kRenew, job->id, owner, settings_.lease,
+                              "analyzer");
+  co_await pipeline_->run(*job, owner);
   co_return true;
 }
 

@@ -1,6 +1,7 @@
 #include "ops_console/rmm/executions.hpp"
 
 #include "core/async/join.hpp"
+#include "core/db/lease.hpp"
 #include "core/log/log.hpp"
 #include "core/util/secrets.hpp"
 #include "core/util/strings.hpp"
@@ -45,6 +46,12 @@ constexpr std::string_view kFinishExecution = R"sql(
   UPDATE rmm_executions
   SET status = $2, exit_code = $3, output = $4, error = $5, finished_at = now(), leased_until = NULL
   WHERE id = $1 AND status = 'running' AND leased_by = $6
+)sql";
+
+// The lease pushed on while its worker runs the execution (core::db::LeaseKeeper).
+constexpr std::string_view kRenewExecution = R"sql(
+  UPDATE rmm_executions SET leased_until = now() + make_interval(secs => $3)
+  WHERE id = $1 AND status = 'running' AND leased_by = $2 RETURNING id
 )sql";
 
 constexpr std::string_view kRequeueExecution = R"sql(
@@ -125,6 +132,11 @@ awaitable<std::size_t> RmmExecutor::run_due() {
 }
 
 awaitable<void> RmmExecutor::run_one(Claimed e) {
+  // The claim's lease, renewed every third of it until the outcome is written: it runs out only
+  // when this worker stopped, however long Tactical, its 429s or the history read take.
+  core::db::LeaseKeeper lease(db_, co_await boost::asio::this_coro::executor, kRenewExecution, e.id, instance_,
+                              std::chrono::seconds(e.timeout_seconds + 3) + options_.lease_margin,
+                              "remote-management execution");
   RunResult r;
   try {
     r = co_await client_->run_script(e.agent_id, e.script_id, e.args, e.timeout_seconds);

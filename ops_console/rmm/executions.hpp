@@ -9,8 +9,10 @@
 //
 // Like the agent dispatcher (gitforge/dispatch.hpp) the worker has its own small pool and takes
 // work with FOR UPDATE SKIP LOCKED and a lease: the claim moves a row from queued to running,
-// stamps leased_until (the script's timeout, Tactical's 3 s, and the client's margin) and
-// leased_by, in one statement, so two instances never take the same row.
+// stamps leased_until (the script's timeout, Tactical's 3 s, and the margin) and leased_by, in
+// one statement, so two instances never take the same row. While its worker runs a row, the lease
+// is renewed every third of its length (core::db::LeaseKeeper), so it runs out only when the
+// worker stopped, however long the call, its 429s or the history read take.
 //
 // What "retried only where safe" means here (ops_console/README.md, "Remote management"):
 //   - a 429 from Tactical (Django REST framework throttles before the view runs: the agent was not
@@ -38,7 +40,7 @@ namespace ops_console::rmm {
 
 struct ExecutorOptions {
   std::chrono::milliseconds poll{2'000};   // how often the queue and lapsed leases are looked at
-  std::chrono::seconds lease_margin{120};  // beyond the script's timeout + 3 s: the client's margins, and more
+  std::chrono::seconds lease_margin{120};  // the lease: the script's timeout + 3 s + this, renewed while it runs
   int max_attempts = 5;                    // 429s in a row, then failed
   std::size_t batch = 4;                   // executions run at once by one worker
   std::size_t connections = 2;             // the worker's own pool

@@ -35,9 +35,9 @@ RmmSettings read_rmm_settings(core::config::Reader& env) {
   s.api_key = env.secret("RMM_API_KEY", "the remote-management API key (header X-API-KEY)");
   s.lease_margin = std::chrono::seconds(env.integer(
       "RMM_LEASE_MARGIN_SECONDS", 120,
-      "how long past its timeout (and Tactical's 3 s) a running execution stays leased to its worker; a lease that "
-      "runs out means the worker died, and the execution is failed as interrupted, never run again (keep it above "
-      "the client's own margins: 15 s for the answer, 30 s for the history read)",
+      "the lease of a running script execution: its timeout, Tactical's 3 s and this many seconds, renewed by its "
+      "worker every third of that while it runs; a lease that runs out means the worker died, and the execution "
+      "is failed as interrupted, never run again",
       {0, 3600}));
   s.output_limit = static_cast<std::size_t>(env.integer(
       "RMM_OUTPUT_LIMIT_BYTES", 65536, "bytes of an execution's output stored (the rest is cut)", {1024, 1048576}));

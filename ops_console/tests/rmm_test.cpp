@@ -47,6 +47,14 @@ struct RmmTest : ConsoleTest {
       if (a["status"] == "online" && skip-- == 0) return a["agent_id"];
     return "";
   }
+  // Two instances of the service on the test's database, with the executions' worker in each.
+  std::pair<std::unique_ptr<core::testing::RunningService>, std::unique_ptr<core::testing::RunningService>>
+  two_instances(std::map<std::string, std::string> env) {
+    env["LOGIN_DELAY_MS"] = "1";
+    const core::config::Environment e(env.begin(), env.end());
+    return {std::make_unique<core::testing::RunningService>(ops_console::definition(), database.url(), e),
+            std::make_unique<core::testing::RunningService>(ops_console::definition(), database.url(), e)};
+  }
   json finished(std::int64_t id) {
     json e;
     EXPECT_TRUE(core::testing::eventually(
@@ -227,18 +235,34 @@ TEST_F(RmmTest, TwoInstancesRunEachExecutionOnce) {
   for (int i = 0; i < 16; ++i)
     sql("INSERT INTO rmm_executions (device, script, agent_id, script_id, timeout_seconds) VALUES ('pc', 'x', '" +
         (i % 2 ? a0 : a1) + "', " + std::to_string(i % 2 + 1) + ", 30)");
-  auto env = rmm_env();
-  env["LOGIN_DELAY_MS"] = "1";
-  core::testing::RunningService first(ops_console::definition(), database.url(),
-                                      core::config::Environment(env.begin(), env.end()));
-  core::testing::RunningService second(ops_console::definition(), database.url(),
-                                       core::config::Environment(env.begin(), env.end()));
+  const auto instances = two_instances(rmm_env());
   ASSERT_TRUE(core::testing::eventually(
       [&] { return sql("SELECT count(*) FROM rmm_executions WHERE status = 'succeeded'") == "16"; },
       std::chrono::seconds(30)))
       << sql("SELECT string_agg(status || ' ' || coalesce(error, ''), '; ') FROM rmm_executions");
   EXPECT_EQ(fakes.tacticalrmm().runs().size(), 16u);
   EXPECT_EQ(sql("SELECT max(attempts) FROM rmm_executions"), "1");
+}
+
+// A run that outlasts its first lease is not taken for a dead worker's: its worker renews the
+// lease while it runs, so the other instance's passes leave it running, and its outcome is kept.
+TEST_F(RmmTest, AWorkerRenewsTheLeaseOfARunThatOutlastsIt) {
+  start_rmm(rmm_env());
+  rmm_sync();
+  svc.reset();
+  const std::string agent = online_agent();
+  fakes.tacticalrmm().set_faults({.run = std::chrono::seconds(7)});  // past the first lease's 4 s
+  sql("INSERT INTO rmm_executions (device, script, agent_id, script_id, timeout_seconds) VALUES ('pc', 'x', '" + agent +
+      "', 1, 1)");
+  auto env = rmm_env();
+  env["RMM_LEASE_MARGIN_SECONDS"] = "0";  // a 4 s lease (1 s timeout, Tactical's 3 s), renewed every 1.3 s
+  const auto instances = two_instances(env);
+  ASSERT_TRUE(core::testing::eventually(
+      [&] { return sql("SELECT status NOT IN ('queued', 'running') FROM rmm_executions") == "t"; },
+      std::chrono::seconds(30)));
+  EXPECT_EQ(sql("SELECT status || ' ' || interrupted || ' ' || coalesce(error, '') FROM rmm_executions"),
+            "succeeded false ");
+  EXPECT_EQ(fakes.tacticalrmm().runs().size(), 1u);
 }
 
 TEST_F(RmmTest, AnExecutionHeldByAKilledServiceIsNeverRunAgain) {
