@@ -22,14 +22,15 @@ struct Pipeline::Statement {
   std::string name;  // of the prepared statement
   std::string sql;   // kept only by the statement that prepares it
   bool prepares = false;
-  int results = 0;  // results received so far
-  Clock::time_point deadline{};
+  int results = 0;                // results received so far
+  Clock::time_point deadline{};   // once at the head: its timeout, or its caller's deadline if earlier
+  Clock::time_point answer_by{};  // the caller's deadline (the epoch: none)
   Result rows;
   std::optional<Error> error;
   // The outcome, decided at the statement's sync point (or when the connection is lost).
   std::exception_ptr failure;
   bool again = false;
-  std::unique_ptr<Waiter> waiter;
+  std::unique_ptr<Waiter> waiter;  // null once the caller was answered at its deadline
 };
 
 namespace {
@@ -77,17 +78,20 @@ Pipeline::Pipeline(asio::any_io_executor executor, std::unique_ptr<Connection> c
 
 Pipeline::~Pipeline() = default;
 
-awaitable<std::optional<Result>> Pipeline::execute(std::string_view sql, const std::vector<Param>& params) {
+awaitable<std::optional<Result>> Pipeline::execute(std::string_view sql, const std::vector<Param>& params,
+                                                   Clock::time_point answer_by) {
   co_return co_await asio::async_initiate<const asio::use_awaitable_t<>&,
                                           void(std::exception_ptr, std::optional<Result>)>(
-      [this, sql, &params](auto handler) {
-        submit(sql, params, std::make_unique<WaiterFor<decltype(handler)>>(std::move(handler)));
+      [this, sql, &params, answer_by](auto handler) {
+        submit(sql, params, answer_by, std::make_unique<WaiterFor<decltype(handler)>>(std::move(handler)));
       },
       asio::use_awaitable);
 }
 
-void Pipeline::submit(std::string_view sql, const std::vector<Param>& params, std::unique_ptr<Waiter> waiter) {
+void Pipeline::submit(std::string_view sql, const std::vector<Param>& params, Clock::time_point answer_by,
+                      std::unique_ptr<Waiter> waiter) {
   auto st = std::make_unique<Statement>();
+  st->answer_by = answer_by;
   st->waiter = std::move(waiter);
   std::unique_lock lock(mutex_);
   if (closed_ || !accepting()) {
@@ -209,6 +213,7 @@ void Pipeline::fail_all(const std::string& why, std::vector<std::unique_ptr<Stat
 }
 
 void Pipeline::finish(std::unique_ptr<Statement> st) {
+  if (!st->waiter) return;  // answered at its deadline: nobody waits for this outcome
   std::optional<Result> rows;
   if (!st->failure && !st->again) rows.emplace(std::move(st->rows));
   st->waiter->complete(st->failure, std::move(rows));
@@ -216,6 +221,7 @@ void Pipeline::finish(std::unique_ptr<Statement> st) {
 
 void Pipeline::head_runs(Statement& st, Clock::time_point now) {
   st.deadline = now + timeout_;
+  if (st.answer_by != Clock::time_point{}) st.deadline = std::min(st.deadline, st.answer_by);
   head_since_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
 }
 
@@ -310,6 +316,12 @@ awaitable<void> Pipeline::flush(std::shared_ptr<Pipeline> self) {
 void Pipeline::expire_if_due(Clock::time_point now, std::chrono::milliseconds grace) {
   std::lock_guard lock(mutex_);
   if (sent_.empty() || severed_) return;
+  for (auto& st : sent_)
+    if (st->waiter && st->answer_by != Clock::time_point{} && now >= st->answer_by) {
+      st->waiter->complete(std::make_exception_ptr(Timeout("the request's time for the database ran out")),
+                           std::nullopt);
+      st->waiter.reset();
+    }
   const Statement& head = *sent_.front();
   if (now < head.deadline) return;
   if (head.seq != cancel_target_) {

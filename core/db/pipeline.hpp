@@ -26,6 +26,10 @@
 //   transaction: execute() returns nothing for it and the pool sends it again. When the server
 //   does not answer even the cancel within `grace`, the socket is severed: the head fails with
 //   Timeout, the statements behind it with Unavailable.
+// - A request's bound (`answer_by`, from core::async::Bounds through the pool): past it, the
+//   caller is answered Timeout at the next sweep, as a statement on a connection of its own is,
+//   and its statement's result, when it comes, is dropped. A head whose caller has been answered
+//   so is cancelled at once, like one past `timeout` (the server would work on for nobody).
 // - A lost connection (the server restarting) fails every statement in flight with Unavailable;
 //   the pool drops the connection and the next statement gets a fresh one.
 // - A prepare that fails fails its statement with the server's error; statements sent behind it
@@ -53,8 +57,10 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
 
   // Runs one statement. Throws Error, Unavailable or Timeout as Connection::execute does;
   // returns nothing when the statement was not run here (see above): send it again.
-  // The caller keeps `sql` and `params` alive until it returns (Pool::execute's frame does).
-  boost::asio::awaitable<std::optional<Result>> execute(std::string_view sql, const std::vector<Param>& params);
+  // `answer_by`: the caller's deadline (the epoch: none). The caller keeps `sql` and `params`
+  // alive until it returns (Pool::execute's frame does).
+  boost::asio::awaitable<std::optional<Result>> execute(std::string_view sql, const std::vector<Param>& params,
+                                                        std::chrono::steady_clock::time_point answer_by = {});
 
   // Statements sent and not yet answered; whether execute() may be called. Read without a lock,
   // to choose a pipeline: execute() itself decides under the mutex.
@@ -75,7 +81,8 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   struct Statement;
   using Clock = std::chrono::steady_clock;
 
-  void submit(std::string_view sql, const std::vector<Param>& params, std::unique_ptr<Waiter> waiter);
+  void submit(std::string_view sql, const std::vector<Param>& params, Clock::time_point answer_by,
+              std::unique_ptr<Waiter> waiter);
   // Under the mutex: moves every complete statement's outcome into `done`, in order.
   void take_results(std::vector<std::unique_ptr<Statement>>& done);
   void decide(Statement& st);  // under the mutex, at its sync point: its outcome

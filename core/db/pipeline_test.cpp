@@ -1,6 +1,7 @@
 // Single statements of concurrent callers sharing a connection in pipeline mode
 // (core/db/pipeline.hpp), through the pool as services use it. Suites named Pool*, so that
 // `-R Pool` runs them with the pool's own.
+#include "core/async/bounded_executor.hpp"
 #include "core/db/pool.hpp"
 #include "core/testing/testing.hpp"
 
@@ -123,6 +124,41 @@ TEST_F(PoolPipelineTest, ATimedOutStatementIsCancelledAndItsNeighboursAnswer) {
   // The cancelled connection is not reused (a late cancel must not hit a later statement).
   EXPECT_EQ(io.run(pool.query("SELECT 7")).front().get<int>(0), 7);
   EXPECT_EQ(pool.stats().open, 1u);
+}
+
+// A request's bound holds in a pipeline too (issue 37): a bounded caller sent behind a slow head
+// is answered Timeout at its bound while the head, unbounded, runs on to its own answer, and the
+// dropped result shifts nobody's; a bounded head is cancelled at its bound, not at the pool's
+// timeout. (Wide margins: the bounds are 0.3 s, the pool's timeout 60 s.)
+TEST_F(PoolPipelineTest, ARequestsBoundHoldsInAPipeline) {
+  auto pool = make({.max_size = 1,
+                    .query_timeout = 60s,
+                    .sweep_interval = 20ms,
+                    .cancel_grace = 30s,
+                    .pipelines = 1,
+                    .pipeline_stall = 60s});
+  auto bounds = std::make_shared<async::Bounds>(async::Bounds{.database = 300ms, .database_grace = 100ms});
+  const async::BoundedStrand bounded(boost::asio::make_strand(io.executor()), bounds);
+  const auto on_bounded = [&](awaitable<void> work) {
+    boost::asio::co_spawn(bounded, std::move(work), boost::asio::use_future).get();
+  };
+  auto slow = hold(pool, 3);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  auto asked = std::chrono::steady_clock::now();
+  on_bounded([&]() -> awaitable<void> {
+    EXPECT_THROW(co_await pool.query("SELECT 1 AS behind, pg_backend_pid()"), db::Timeout);
+  }());
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 2500ms);  // not after the head's 3 s
+  const int backend = backend_of(slow.get());                   // the head answered, unbounded
+  const auto next = io.run(pool.query("SELECT 7 AS v, pg_backend_pid()"));
+  EXPECT_EQ(next.front().get<int>("v"), 7);
+  EXPECT_EQ(backend_of(next), backend);  // the same pipeline's connection, still in order
+
+  asked = std::chrono::steady_clock::now();
+  on_bounded([&]() -> awaitable<void> { EXPECT_THROW(co_await pool.query("SELECT pg_sleep(30)"), db::Timeout); }());
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 10s);
+  wait_running(database.url(), "SELECT pg_sleep(30)", 0);  // cancelled on the server too
+  EXPECT_EQ(io.run(pool.query("SELECT 8")).front().get<int>(0), 8);
 }
 
 TEST_F(PoolPipelineTest, ASlowStatementHoldsUpOnlyThoseAlreadySentBehindIt) {

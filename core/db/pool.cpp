@@ -387,12 +387,13 @@ awaitable<Result> Pool::execute(std::string_view sql, std::vector<Param> params)
     std::lock_guard lock(shared_->mutex);
     ++shared_->acquires;
   }
+  // A request's bound covers joining a pipeline and the answer (Pipeline: `answer_by`).
+  const auto limits = limits_for(shared_->options, co_await asio::this_coro::executor);
   for (;;) {
-    // A statement in a pipeline keeps the pipeline's timeout; only joining one is bounded.
-    const auto pipeline = co_await shared_->pipeline(limits_for(shared_->options, co_await asio::this_coro::executor));
+    const auto pipeline = co_await shared_->pipeline(limits);
     std::exception_ptr failure;
     try {
-      if (auto rows = co_await pipeline->execute(sql, params)) co_return std::move(*rows);
+      if (auto rows = co_await pipeline->execute(sql, params, limits.deadline)) co_return std::move(*rows);
       continue;  // not run there (it closed, or a cancel meant for another hit it): again
     } catch (...) {
       failure = std::current_exception();
