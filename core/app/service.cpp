@@ -56,10 +56,9 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
   s.server.shutdown_timeout = std::chrono::seconds(env.integer(
       "SHUTDOWN_TIMEOUT_SECONDS", 20, "on SIGTERM, how long in-flight requests may take to finish", {0, 3600}));
   s.db.max_size = static_cast<std::size_t>(env.integer("DB_POOL_SIZE", 16, "maximum database connections", {1, 1000}));
-  // Off by default: on the shared 2-core benchmark machine pipelining cut p99 about threefold but
-  // also the rate (bench/RESULTS.md, issue 36); measure it where the service runs before turning it on.
+  // Each service's default comes from its benchmarks (docs/architecture.md, bench/RESULTS.md).
   s.db.pipelines = static_cast<std::size_t>(
-      env.integer("DB_PIPELINES", 0,
+      env.integer("DB_PIPELINES", def.default_db_pipelines,
                   "connections that concurrent single statements share in pipeline mode (0: one each)", {0, 1000}));
   s.db.connect_timeout = std::chrono::milliseconds(
       env.integer("DB_CONNECT_TIMEOUT_MS", 5000, "timeout for opening a database connection", {100, 600'000}));

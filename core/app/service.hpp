@@ -83,6 +83,9 @@ struct ServiceDefinition {
   std::vector<Command> commands;
   // Where the metrics listener binds by default (METRICS_ADDRESS); empty: off unless configured.
   std::string default_metrics_address;
+  // DB_PIPELINES' default: connections that concurrent single statements share in pipeline mode
+  // (0: one each). Chosen per service from its benchmarks (docs/architecture.md).
+  std::int64_t default_db_pipelines = 0;
 };
 
 // The service's OpenAPI document, once its routes are installed.
