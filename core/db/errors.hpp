@@ -24,4 +24,7 @@ struct Timeout : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A request's database bound (core::async::Bounds) has passed: the pool's and a pipeline's answer.
+inline Timeout request_bound_passed() { return Timeout("the request's time for the database ran out"); }
+
 }  // namespace core::db

@@ -318,8 +318,7 @@ void Pipeline::expire_if_due(Clock::time_point now, std::chrono::milliseconds gr
   if (sent_.empty() || severed_) return;
   for (auto& st : sent_)
     if (st->waiter && st->answer_by != Clock::time_point{} && now >= st->answer_by) {
-      st->waiter->complete(std::make_exception_ptr(Timeout("the request's time for the database ran out")),
-                           std::nullopt);
+      st->waiter->complete(std::make_exception_ptr(request_bound_passed()), std::nullopt);
       st->waiter.reset();
     }
   const Statement& head = *sent_.front();

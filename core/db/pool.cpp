@@ -58,7 +58,7 @@ std::chrono::milliseconds left_of(std::chrono::milliseconds limit, std::chrono::
 // lease's, for its first statement). Timeout when nothing is, before anything is sent.
 std::chrono::milliseconds statement_timeout(const Limits& limits, std::chrono::steady_clock::time_point first) {
   const auto timeout = left_of(limits.statement, first);
-  if (timeout.count() <= 0) throw Timeout("the request's time for the database ran out");
+  if (timeout.count() <= 0) throw request_bound_passed();
   return timeout;
 }
 
