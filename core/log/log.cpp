@@ -2,15 +2,96 @@
 
 #include "core/util/secrets.hpp"
 
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <ctime>
 #include <mutex>
+#include <thread>
 
 namespace core::log {
 namespace {
+
+// Lines go to stderr in batches: one write(2) for many lines instead of one each, which is most of
+// what an access-log line cost a request (bench/RESULTS.md). A line at warn or error writes out the
+// batch at once (with the lines before it, in order); otherwise a batch waits at most kFlushAfter,
+// or until it holds kBatchBytes. Lost on a crash: the info lines of the last kFlushAfter at most.
+class BatchedStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  static constexpr std::size_t kBatchBytes = 64 * 1024;
+  static constexpr auto kFlushAfter = std::chrono::milliseconds(100);
+
+  BatchedStderrSink() : flusher_([this] { flush_when_due(); }) {}
+  ~BatchedStderrSink() override {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    due_.notify_one();
+    flusher_.join();
+    write_out();
+  }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    const bool was_empty = batch_.empty();
+    batch_.append(msg.payload.data(), msg.payload.size());
+    batch_ += '\n';
+    if (msg.level >= spdlog::level::warn || batch_.size() >= kBatchBytes)
+      write_out();
+    else if (was_empty)
+      due_.notify_one();
+  }
+  void flush_() override { write_out(); }
+
+ private:
+  // Under mutex_ (or alone, in the destructor). A failed write drops the batch: logging never
+  // blocks or fails a request.
+  void write_out() {
+    std::size_t done = 0;
+    while (done < batch_.size()) {
+      const ssize_t n = ::write(STDERR_FILENO, batch_.data() + done, batch_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    batch_.clear();
+  }
+
+  void flush_when_due() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      due_.wait(lock, [&] { return stopping_ || !batch_.empty(); });
+      if (stopping_) break;
+      due_.wait_for(lock, kFlushAfter, [&] { return stopping_; });
+      write_out();
+    }
+  }
+
+  std::string batch_;
+  bool stopping_ = false;
+  std::condition_variable due_;
+  std::thread flusher_;
+};
+
+spdlog::level::level_enum spdlog_level(Level l) {
+  switch (l) {
+    case Level::debug:
+      return spdlog::level::debug;
+    case Level::info:
+      return spdlog::level::info;
+    case Level::warn:
+      return spdlog::level::warn;
+    case Level::error:
+      return spdlog::level::err;
+  }
+  return spdlog::level::info;
+}
 
 struct State {
   std::mutex mutex;
@@ -45,8 +126,8 @@ std::string utc_now() {
 // Under the state's mutex.
 spdlog::logger& logger_of(State& s) {
   if (!s.logger) {
-    s.logger = std::make_shared<spdlog::logger>("json", std::make_shared<spdlog::sinks::stderr_sink_mt>());
-    s.logger->set_pattern("%v");
+    s.logger = std::make_shared<spdlog::logger>("json", std::make_shared<BatchedStderrSink>());
+    s.logger->set_level(spdlog::level::trace);  // the threshold is State's
   }
   return *s.logger;
 }
@@ -161,7 +242,14 @@ void write(Level level, std::string_view msg, nlohmann::json fields) {
   if (fields.is_object())
     for (auto& [k, v] : fields.items()) line[k] = std::move(v);
   // Masked whole: a secret may sit in the message or in any field (core/util/secrets.hpp).
-  logger->info(core::secrets::mask(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+  logger->log(spdlog_level(level),
+              core::secrets::mask(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
+void flush() {
+  auto& s = state();
+  std::lock_guard lock(s.mutex);
+  if (s.logger) s.logger->flush();
 }
 
 }  // namespace core::log

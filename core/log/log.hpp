@@ -13,6 +13,10 @@ enum class Level { debug, info, warn, error };
 void init(std::string_view service, Level threshold = Level::info);
 std::optional<Level> parse_level(std::string_view name);
 
+// Lines are written to stderr in batches: a warn or error line at once (with every line before
+// it), others within 100 ms. flush() writes out what waits (a test reading the log calls it).
+void flush();
+
 void write(Level level, std::string_view msg, nlohmann::json fields = nlohmann::json::object());
 inline void debug(std::string_view m, nlohmann::json f = nlohmann::json::object()) {
   write(Level::debug, m, std::move(f));

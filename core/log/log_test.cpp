@@ -1,6 +1,16 @@
 #include "core/log/log.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
 
 using core::log::append_json_string;
 
@@ -18,4 +28,108 @@ TEST(Log, EscapedStringIsAlwaysValidJson) {
   append_json_string(out, all);
   const auto parsed = nlohmann::json::parse(out);  // throws if invalid
   EXPECT_EQ(parsed.get<std::string>().substr(0, 128), all.substr(0, 128));
+}
+
+namespace {
+
+// fd 2 redirected into a pipe that a thread drains, so a test sees what the log has written so far
+// without asking it to flush.
+class StderrPipe {
+ public:
+  StderrPipe() {
+    core::log::flush();
+    saved_ = ::dup(STDERR_FILENO);
+    int fds[2];
+    if (::pipe(fds) != 0) throw std::runtime_error("pipe");
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[1]);
+    read_end_ = fds[0];
+    reader_ = std::thread([this] {
+      char buf[4096];
+      for (ssize_t n; (n = ::read(read_end_, buf, sizeof buf)) > 0;) {
+        std::lock_guard lock(mutex_);
+        text_.append(buf, static_cast<std::size_t>(n));
+      }
+    });
+  }
+  ~StderrPipe() {
+    core::log::flush();
+    ::dup2(saved_, STDERR_FILENO);  // the pipe's last write end closes: the reader sees its end
+    ::close(saved_);
+    reader_.join();
+    ::close(read_end_);
+  }
+  std::string text() {
+    std::lock_guard lock(mutex_);
+    return text_;
+  }
+  // Waits up to `limit` for `needle` to have been written.
+  bool eventually_holds(const std::string& needle, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (text().find(needle) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
+  }
+
+ private:
+  int saved_ = -1;
+  int read_end_ = -1;
+  std::mutex mutex_;
+  std::string text_;
+  std::thread reader_;
+};
+
+}  // namespace
+
+// Lines are written in batches; a warn (or error) line goes out at once, after the lines before it.
+TEST(Log, AWarnLineIsWrittenAtOnceAfterTheLinesBeforeIt) {
+  StderrPipe pipe;
+  core::log::init("log-test", core::log::Level::debug);
+  core::log::info("the first, batched");
+  core::log::warn("the second, at once");
+  // No flush and no wait beyond the reader's: the warn line's own write carries both.
+  ASSERT_TRUE(pipe.eventually_holds("the second, at once", std::chrono::milliseconds(50))) << pipe.text();
+  const std::string text = pipe.text();
+  const auto first = text.find("the first, batched");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_LT(first, text.find("the second, at once"));
+}
+
+TEST(Log, AnInfoLineIsWrittenSoonWithoutAFlush) {
+  StderrPipe pipe;
+  core::log::init("log-test", core::log::Level::info);
+  core::log::info("alone in its batch");
+  EXPECT_TRUE(pipe.eventually_holds("alone in its batch", std::chrono::seconds(5))) << pipe.text();
+}
+
+// Batches of many threads' lines, larger than one batch: every line whole, none lost, one per line.
+TEST(Log, LinesFromManyThreadsArriveWhole) {
+  constexpr int kThreads = 4, kEach = 2000;
+  StderrPipe pipe;
+  core::log::init("log-test", core::log::Level::info);
+  {
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([t] {
+        for (int i = 0; i < kEach; ++i)
+          core::log::access({.method = "GET",
+                             .path = "/api/v1/log/" + std::to_string(i),
+                             .status = 200,
+                             .duration_ms = 0.5,
+                             .request_id = "thread-" + std::to_string(t),
+                             .remote = "127.0.0.1"});
+      });
+  }
+  core::log::flush();
+  ASSERT_TRUE(pipe.eventually_holds("\"/api/v1/log/1999\"", std::chrono::seconds(5)));
+  std::istringstream lines(pipe.text());
+  std::map<std::string, int> per_thread;
+  for (std::string line; std::getline(lines, line);) {
+    const auto parsed = nlohmann::json::parse(line);  // throws on a torn line
+    ++per_thread[parsed["request_id"].get<std::string>()];
+  }
+  ASSERT_EQ(per_thread.size(), static_cast<std::size_t>(kThreads));
+  for (const auto& [thread, count] : per_thread) EXPECT_EQ(count, kEach) << thread;
 }

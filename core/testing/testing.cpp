@@ -1,5 +1,6 @@
 #include "core/testing/testing.hpp"
 
+#include "core/log/log.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
 
@@ -499,15 +500,23 @@ std::string everything_stored(const std::string& url) {
   return each.empty() ? std::string() : sql(url, "SELECT string_agg(x, ' ') FROM (" + each + ") u(x)");
 }
 
-CapturedLog::CapturedLog() { ::testing::internal::CaptureStderr(); }
+// The log writes in batches (core/log/log.hpp): what waits is written out before the capture starts
+// and before it ends, so the capture holds exactly the lines logged while it lasted.
+CapturedLog::CapturedLog() {
+  log::flush();
+  ::testing::internal::CaptureStderr();
+}
 
 CapturedLog::~CapturedLog() {
-  if (capturing_) (void)::testing::internal::GetCapturedStderr();
+  if (!capturing_) return;
+  log::flush();
+  (void)::testing::internal::GetCapturedStderr();
 }
 
 std::string CapturedLog::text() {
   if (!capturing_) throw std::logic_error("the captured log was read already");
   capturing_ = false;
+  log::flush();
   return ::testing::internal::GetCapturedStderr();
 }
 

@@ -4,6 +4,7 @@
 #include "core/config/config.hpp"
 #include "core/db/connection.hpp"
 #include "core/log/log.hpp"
+#include "core/testing/testing.hpp"
 #include "core/util/digest.hpp"
 
 #include <gtest/gtest.h>
@@ -67,10 +68,10 @@ TEST_F(Secrets, RememberingFromManyThreadsWhileMasking) {
 
 TEST_F(Secrets, TheLogSinkMasksEveryLine) {
   secrets::remember("hunter2-but-longer");
-  testing::internal::CaptureStderr();
+  core::testing::CapturedLog captured;
   core::log::init("secrets-test", core::log::Level::debug);
   core::log::warn("the vendor said hunter2-but-longer", {{"body", "{\"echo\":\"hunter2-but-longer\"}"}});
-  const std::string line = testing::internal::GetCapturedStderr();
+  const std::string line = captured.text();
   EXPECT_EQ(line.find("hunter2-but-longer"), std::string::npos) << line;
   EXPECT_NE(line.find("the vendor said [redacted]"), std::string::npos) << line;
   EXPECT_NE(nlohmann::json::parse(line)["body"].get<std::string>().find("[redacted]"), std::string::npos);
@@ -82,10 +83,10 @@ TEST_F(Secrets, ASecretIsMaskedInEveryFormItIsEchoedIn) {
   secrets::remember("pa\"ss/word+1=");
   EXPECT_EQ(secrets::mask("raw pa\"ss/word+1= url pa%22ss%2Fword%2B1%3D json pa\\\"ss/word+1="),
             "raw [redacted] url [redacted] json [redacted]");
-  testing::internal::CaptureStderr();
+  core::testing::CapturedLog captured;
   core::log::init("secrets-test", core::log::Level::debug);
   core::log::warn("refused: pa\"ss/word+1=", {{"secret", "pa\"ss/word+1="}});  // escaped in the line
-  const std::string line = testing::internal::GetCapturedStderr();
+  const std::string line = captured.text();
   EXPECT_EQ(line.find("ss/word+1="), std::string::npos) << line;
 }
 
@@ -142,7 +143,7 @@ TEST_F(Secrets, KeyListsAndTheDatabasePasswordAreConfiguredSecrets) {
 // The access log line, written without building a JSON object, is masked as well.
 TEST_F(Secrets, TheAccessLogLineIsMaskedToo) {
   secrets::remember("path-secret-1234");
-  testing::internal::CaptureStderr();
+  core::testing::CapturedLog captured;
   core::log::init("secrets-test", core::log::Level::info);
   core::log::access({.method = "GET",
                      .path = "/hooks/path-secret-1234",
@@ -150,7 +151,7 @@ TEST_F(Secrets, TheAccessLogLineIsMaskedToo) {
                      .duration_ms = 1,
                      .request_id = "path-secret-1234",
                      .remote = "127.0.0.1"});
-  const std::string line = testing::internal::GetCapturedStderr();
+  const std::string line = captured.text();
   EXPECT_EQ(line.find("path-secret-1234"), std::string::npos) << line;
   EXPECT_NE(line.find("/hooks/[redacted]"), std::string::npos) << line;
 }

@@ -252,7 +252,7 @@ TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChan
   fakes.xero().seed({.seed = 7, .contacts = 12, .months = 14});
   const std::size_t receivables = fake_rows("Invoices", "Type", "ACCREC");
   ASSERT_GT(receivables, 100u);  // more than one page
-  ::testing::internal::CaptureStderr();
+  core::testing::CapturedLog captured;
   auto logged_env = accounting_env();
   logged_env["LOG_LEVEL"] = "debug";
   start_accounting(logged_env);
@@ -321,7 +321,7 @@ TEST_F(AccountingTest, ASyncCopiesReceivablesReceiptsAndContactsThenOnlyWhatChan
   ASSERT_TRUE(access && refresh);
   const std::string answers = status.dump() + get("/api/accounting/summary").dump();
   svc.reset();  // its last lines written
-  const std::string log = ::testing::internal::GetCapturedStderr();
+  const std::string log = captured.text();
   EXPECT_NE(log.find("accounting organisation connected"), std::string::npos);
   for (const std::string& secret :
        {*access, *refresh, std::string("sandbox-accounting-secret"), std::string(kKey), std::string("eyJ")}) {

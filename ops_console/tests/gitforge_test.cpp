@@ -165,9 +165,9 @@ TEST_F(GitforgeTest, TheForgesOwnDeliveriesAreTaken) {
 }
 
 TEST_F(GitforgeTest, WithoutASecretTheCheckIsSkippedAndTheServiceWarnsAtStart) {
-  ::testing::internal::CaptureStderr();
+  core::testing::CapturedLog captured;
   start_with(env(false));
-  const std::string logged = ::testing::internal::GetCapturedStderr();
+  const std::string logged = captured.text();
   EXPECT_NE(logged.find("GITFORGE_WEBHOOK_SECRET is not set"), std::string::npos);
   const auto res = github(push_payload("msp/ops-scripts", "main", {{sha('a'), "x"}}), "d-1", "");
   EXPECT_EQ(res.status, 200u) << res.body;

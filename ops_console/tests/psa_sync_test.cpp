@@ -485,7 +485,7 @@ TEST_F(PsaSyncTest, TheCredentialsReachNoLogLineStoredErrorOrProblem) {
   constexpr const char* kWebhookSecret = "webhook-secret-7f3a9c";
   constexpr const char* kWrongSecret = "refused-secret-51d0e2";
   seed(30);
-  ::testing::internal::CaptureStderr();
+  core::testing::CapturedLog captured;
   auto env = psa_env();
   env["LOG_LEVEL"] = "debug";
   env["PSA_WEBHOOK_SECRET"] = kWebhookSecret;
@@ -532,7 +532,7 @@ TEST_F(PsaSyncTest, TheCredentialsReachNoLogLineStoredErrorOrProblem) {
                                                 {{"Cookie", "ops_session=" + admin}});
   EXPECT_EQ(unauthorised.status, 502u) << unauthorised.body;
   svc.reset();
-  const std::string logged = ::testing::internal::GetCapturedStderr();
+  const std::string logged = captured.text();
 
   EXPECT_NE(logged.find("psa webhook refused"), std::string::npos);  // the capture saw the service
   EXPECT_NE(logged.find("psa webhook failed"), std::string::npos);
