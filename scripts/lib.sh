@@ -148,10 +148,11 @@ port_in_use() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
-# free_port [START]: prints the first port >= START (default: random in
-# 20000-40000) on which nothing listens on 127.0.0.1.
+# free_port [START]: prints the first port >= START (default: random in 20000-31999, below Linux's
+# ephemeral range, 32768-60999, where an outgoing connection may take the port between this check
+# and the bind: a soak's restarted instance once failed so) on which nothing listens on 127.0.0.1.
 free_port() {
-  local port="${1:-$((20000 + RANDOM % 20001))}"
+  local port="${1:-$((20000 + RANDOM % 12000))}"
   local tries
   for ((tries = 0; tries < 1000 && port <= 65535; tries++, port++)); do
     if ! port_in_use "$port"; then

@@ -108,6 +108,9 @@ struct CommonSettings {
 };
 CommonSettings read_common(config::Reader& env, const ServiceDefinition& def);
 
+// How often a service gives the free pages of its allocator's arenas back to the system.
+inline constexpr std::chrono::seconds kMemoryTrimInterval{60};
+
 // One running instance. Tests create it with an explicit environment and PORT=0.
 class Service {
  public:
@@ -143,6 +146,7 @@ class Service {
   boost::asio::awaitable<std::optional<std::string>> readiness_check();
   boost::asio::awaitable<http::Response> scrape(http::Request& req);
   void register_metrics();
+  void start_memory_trim();
 
   const ServiceDefinition& def_;
   CommonSettings common_;

@@ -86,7 +86,11 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
   asio::steady_timer sweep_timer;
 
   mutable std::mutex mutex;
-  std::vector<std::unique_ptr<Connection>> idle;  // most recently used last
+  struct Idle {
+    std::unique_ptr<Connection> conn;
+    Clock::time_point since;
+  };
+  std::vector<Idle> idle;  // most recently used last (so the longest idle first)
   std::list<std::shared_ptr<Waiter>> waiters;
   std::unordered_set<Connection*> all;               // every open connection, idle or leased
   std::vector<std::shared_ptr<Pipeline>> pipelines;  // sharing a connection each (options.pipelines)
@@ -117,7 +121,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
         std::lock_guard lock(mutex);
         if (closed) throw Unavailable("the database pool is closed");
         while (!idle.empty()) {
-          auto conn = std::move(idle.back());
+          auto conn = std::move(idle.back().conn);
           idle.pop_back();
           if (conn->idle_and_healthy()) co_return conn;
           forget(std::move(conn));  // the server closed it
@@ -255,7 +259,7 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
     } else if (w) {
       w->conn = std::move(conn);
     } else {
-      idle.push_back(std::move(conn));
+      idle.push_back({std::move(conn), Clock::now()});
     }
     if (w) wake(w);
   }
@@ -280,7 +284,17 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
       const auto now = Clock::now();
       for (Connection* c : self->all) c->expire_if_due(now, self->options.cancel_grace);
       for (const auto& p : self->pipelines) p->expire_if_due(now, self->options.cancel_grace);
+      self->close_idle_since(now - self->options.idle_timeout);
     }
+  }
+
+  // Under the mutex: closes the connections idle since before `before` (none when idle_timeout is 0).
+  void close_idle_since(Clock::time_point before) {
+    if (options.idle_timeout.count() <= 0) return;
+    auto stale = idle.begin();
+    while (stale != idle.end() && stale->since < before) ++stale;
+    for (auto it = idle.begin(); it != stale; ++it) forget(std::move(it->conn));
+    idle.erase(idle.begin(), stale);
   }
 };
 
@@ -409,7 +423,7 @@ void Pool::close() {
     std::lock_guard lock(shared_->mutex);
     if (shared_->closed) return;
     shared_->closed = true;
-    for (auto& c : shared_->idle) shared_->all.erase(c.get());
+    for (auto& c : shared_->idle) shared_->all.erase(c.conn.get());
     shared_->open -= shared_->idle.size();
     shared_->idle.clear();
     waiting.assign(shared_->waiters.begin(), shared_->waiters.end());

@@ -6,8 +6,8 @@
 //   co_await tx.query(kInsert, x);
 //   co_await tx.commit();                                    // destroyed uncommitted: rolled back
 //
-// Connections are made on demand up to `max_size`; a caller waits up to `acquire_timeout` for a
-// free one. Taking and returning a connection is a short critical section under a mutex; only a
+// Connections are made on demand up to `max_size` and closed after `idle_timeout` unused; a caller
+// waits up to `acquire_timeout` for a free one. Taking and returning a connection is a short critical section under a mutex; only a
 // caller that must wait goes through the pool's strand. An idle connection the server has closed
 // (a restart) is dropped on the next acquire, so once the database is back, requests succeed
 // again without restarting the service. While it is down, calls throw Unavailable (503).
@@ -51,6 +51,10 @@ struct PoolOptions {
   // A pipeline whose head statement has run this long takes no more statements while another
   // connection is to be had: a slow statement holds up only those already sent behind it.
   std::chrono::milliseconds pipeline_stall{100};
+  // A connection idle this long is closed by the sweeper; 0: never. The most recently used idle
+  // connection is taken first, so after a burst the pool shrinks back to what the steady load
+  // keeps busy, and the database's connection slots go back to it.
+  std::chrono::milliseconds idle_timeout{60'000};
 };
 
 class Pool;

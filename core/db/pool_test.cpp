@@ -222,6 +222,36 @@ TEST_F(PoolTest, WaitersGetReleasedConnections) {
   EXPECT_EQ(pool.stats().open, 1u);
 }
 
+// After a burst the pool shrinks back: the connections the burst opened are closed once idle for
+// idle_timeout, while the one a steady trickle keeps taking (the most recently used) stays open.
+TEST_F(PoolTest, ConnectionsIdleForTheirTimeoutAreClosed) {
+  auto pool = make({.max_size = 4, .sweep_interval = 20ms, .pipelines = 0, .idle_timeout = 300ms});
+  const auto backends = [&] {
+    return core::testing::sql(database.url(),
+                              "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                              "AND pid <> pg_backend_pid()");
+  };
+  auto sleeper = [&]() -> awaitable<void> { co_await pool.query("SELECT pg_sleep(0.1)"); };
+  std::vector<std::future<void>> burst;
+  for (int i = 0; i < 4; ++i) burst.push_back(boost::asio::co_spawn(io.executor(), sleeper(), boost::asio::use_future));
+  for (auto& f : burst) f.get();
+  EXPECT_EQ(pool.stats().open, 4u);
+  EXPECT_EQ(backends(), "4");
+  // A statement every 50 ms for a second: one connection serves them all, the three others age out.
+  const auto until = std::chrono::steady_clock::now() + 1s;
+  while (std::chrono::steady_clock::now() < until) {
+    boost::asio::co_spawn(io.executor(), pool.query("SELECT 1"), boost::asio::use_future).get();
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(pool.stats().open, 1u);
+  EXPECT_EQ(backends(), "1");  // closed on the server's side too
+  EXPECT_TRUE(core::testing::eventually([&] { return pool.stats().open == 0; }, 5s));
+  // A statement after that opens a connection again.
+  EXPECT_EQ(
+      boost::asio::co_spawn(io.executor(), pool.query("SELECT 2"), boost::asio::use_future).get().front().get<int>(0),
+      2);
+}
+
 TEST(Pool, UnreachableDatabaseIsUnavailable) {
   core::testing::IoThreads io;
   db::Pool pool(io.executor(),

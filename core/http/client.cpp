@@ -1,13 +1,16 @@
 #include "core/http/client.hpp"
 
+#include "core/async/blocking_pool.hpp"
 #include "core/http/retry_after.hpp"
 #include "core/metrics/metrics.hpp"
 #include "core/util/strings.hpp"
 
 #include <curl/curl.h>
-#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/prefer.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <map>
@@ -29,13 +32,14 @@ struct CurlGlobal {
 
 // libcurl (and OpenSSL under it) is initialised before the pool exists, so at exit the pool's
 // threads are joined before OpenSSL cleans up: each thread's OpenSSL state is then freed.
-asio::thread_pool& blocking_pool() {
+async::BlockingPool& blocking_pool() {
   static CurlGlobal init;
-  static asio::thread_pool pool(kMaxAttemptsInFlight);
+  static async::BlockingPool pool(kMaxAttemptsInFlight, kIdleThreadLimit);
   return pool;
 }
 
-// One easy handle per pool thread: connections to the same host are reused across requests.
+// One easy handle per pool thread: connections to the same host are reused across requests. A
+// thread that ends (idle for kIdleThreadLimit) frees its handle, connections and buffers.
 CURL* thread_handle() {
   thread_local std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> handle(curl_easy_init(), curl_easy_cleanup);
   curl_easy_reset(handle.get());
@@ -109,8 +113,18 @@ Attempt perform_blocking(const OutboundRequest& req, const ClientOptions& opt) {
   return a;
 }
 
+// One attempt on the blocking pool; the caller's coroutine resumes on its own executor, which
+// counts the attempt as outstanding work until then.
 awaitable<Attempt> perform(const OutboundRequest& req, const ClientOptions& opt) {
-  co_return perform_blocking(req, opt);
+  return asio::async_initiate<decltype(use_awaitable), void(Attempt)>(
+      [&req, &opt](auto handler) {
+        auto resume = std::make_shared<decltype(handler)>(std::move(handler));
+        auto home = asio::prefer(asio::get_associated_executor(*resume), asio::execution::outstanding_work.tracked);
+        blocking_pool().post([resume, home = std::move(home), &req, &opt]() mutable {
+          asio::post(home, [resume, a = perform_blocking(req, opt)]() mutable { (*resume)(std::move(a)); });
+        });
+      },
+      use_awaitable);
 }
 
 bool idempotent(std::string_view method) {
@@ -199,7 +213,7 @@ awaitable<OutboundResponse> Client::send(OutboundRequest req) const {
   const auto started = std::chrono::steady_clock::now();
   std::vector<std::chrono::milliseconds> delays;
   for (int attempt = 0;; ++attempt) {
-    Attempt a = co_await asio::co_spawn(blocking_pool(), perform(req, options_), use_awaitable);
+    Attempt a = co_await perform(req, options_);
     const bool last = attempt >= options_.max_retries;
     std::chrono::milliseconds delay{};
     if (!a.transport_error.empty()) {

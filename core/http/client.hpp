@@ -6,7 +6,8 @@
 //   auto res = co_await client.send(std::move(req));
 //   auto data = res.json();
 //
-// Each attempt runs on a shared thread pool (libcurl's easy interface blocks), so the caller's
+// Each attempt runs on a shared pool of threads (libcurl's easy interface blocks; started as needed
+// and ended when idle: core/async/blocking_pool.hpp), so the caller's
 // I/O thread never waits on the network; the pool's size, kMaxAttemptsInFlight, bounds the
 // attempts in flight across the whole process (more wait their turn). Responses 429, 502, 503 and 504 are retried up to
 // `max_retries` times, after the Retry-After the server asked for (seconds or HTTP date) or else
@@ -42,6 +43,9 @@ using namespace std::chrono_literals;
 // waits on the network costs little, and concurrency settings of the services (LLM_CONCURRENCY,
 // four Graph requests per mailbox) must fit under it, or they are silently capped.
 inline constexpr std::size_t kMaxAttemptsInFlight = 64;
+// A pool thread idle this long ends, with its curl handle (core/async/blocking_pool.hpp): after a
+// burst, the process gives back what the burst's threads held.
+inline constexpr std::chrono::seconds kIdleThreadLimit{30};
 
 struct ClientOptions {
   std::chrono::milliseconds connect_timeout = 5s;

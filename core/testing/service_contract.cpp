@@ -1,5 +1,6 @@
 #include "core/testing/service_contract.hpp"
 
+#include "core/testing/manual_clock.hpp"
 #include "core/util/strings.hpp"
 
 #include <libpq-fe.h>
@@ -243,6 +244,26 @@ TEST_P(ServiceContract, MetricsOnTheirOwnListener) {
 // export: every panel's query, with the dashboard's variables filled in, is PromQL that promtool
 // accepts (as recording rules), and every metric it selects is one this service's scrape declares,
 // or carries the other service's prefix (the dashboard serves both).
+// Every minute the service gives its allocator's free pages back (Service::start_memory_trim): the
+// schedule comes round once a minute of its clock, and each round succeeds.
+TEST_P(ServiceContract, FreedMemoryIsGivenBackEveryMinute) {
+  TestDatabase database(GetParam().definition->migrations);
+  auto clock = std::make_shared<ManualClock>();
+  RunningService svc(*GetParam().definition, database.url(), GetParam().required_env, clock);
+  const auto trims = [&] {
+    const std::string text = http(svc.service().metrics_port(), "GET", "/metrics").body;
+    const std::string line = "\njob_runs_total{schedule=\"memory trim\",outcome=\"ok\"} ";
+    const auto at = text.find(line);
+    return at == std::string::npos ? 0L : std::stol(text.substr(at + line.size()));
+  };
+  const long before = trims();  // the process's registry: earlier services of this process count too
+  clock->advance(std::chrono::seconds(59));
+  EXPECT_EQ(clock->rounds("memory trim"), 0);
+  clock->advance(std::chrono::seconds(61));
+  EXPECT_EQ(clock->rounds("memory trim"), 2);
+  EXPECT_EQ(trims(), before + 2);
+}
+
 TEST_P(ServiceContract, TheGrafanaDashboardAsksForMetricsThatExist) {
   TestDatabase database(GetParam().definition->migrations);
   RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);
