@@ -120,8 +120,16 @@ core::db::Composed compose_ticket_list(const Request& req) {
   }
   const std::string page = " ORDER BY t.create_date DESC NULLS LAST, t.id DESC LIMIT " + st.bind(limit) +
                            "::bigint OFFSET " + st.bind(offset) + "::bigint";
-  st.sql = "SELECT json_build_object('total', (SELECT count(*) FROM tickets t" + where + "), 'limit', " +
-           std::to_string(limit) + ", 'offset', " + std::to_string(offset) +
+  // The period "all" without a search is counted from ticket_counts (migration 0037), which
+  // triggers keep exact; any other total counts the tickets it covers.
+  std::string total = "SELECT count(*) FROM tickets t" + where;
+  if (period == "all" && !search) {
+    total = "SELECT coalesce(sum(live), 0) FROM ticket_counts WHERE true";
+    if (company) total += " AND company_key = " + st.bind(*company);
+    if (issue_type) total += " AND issue_type_key = " + st.bind(*issue_type);
+  }
+  st.sql = "SELECT json_build_object('total', (" + total + "), 'limit', " + std::to_string(limit) + ", 'offset', " +
+           std::to_string(offset) +
            ", 'items', coalesce((SELECT json_agg(p.row ORDER BY p.n) FROM (SELECT row_number() OVER () AS n, " +
            std::string(kTicketRow) + " AS row FROM (SELECT * FROM tickets t" + where + page +
            ") t LEFT JOIN companies c ON c.id = t.company_id) p), '[]'::json))";
