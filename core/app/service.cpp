@@ -252,11 +252,11 @@ std::uint16_t Service::start() {
   return port;
 }
 
-// glibc keeps memory a thread freed in that thread's arena, and with many threads (the HTTP
-// client's blocking pool) the arenas' free pages grow with fragmentation long after the live heap
-// has stopped growing: a soak saw mail-triage's resident memory climb about 3 KiB a second while
-// its live heap stayed under 3 MB (bench/RESULTS.md). malloc_trim(0) gives every arena's free
-// pages back to the system. It takes each arena's lock in turn for well under a millisecond.
+// glibc keeps memory a thread freed in that thread's arena. malloc_trim(0) gives every arena's
+// free pages back to the system, such as those a burst of outbound calls left behind; it takes
+// each arena's lock in turn for well under a millisecond. Alone it did not hold mail-triage's
+// memory in the soak (the arenas' pages were mostly in use by the HTTP client's threads: what
+// held it is core/async/blocking_pool.hpp); each trim gave back 0.2-0.4 MiB (bench/RESULTS.md).
 void Service::start_memory_trim() {
   auto trim = async::Schedule::start(
       io_.get_executor(), kMemoryTrimInterval,
