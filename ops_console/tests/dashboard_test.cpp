@@ -129,6 +129,109 @@ TEST_F(DashboardTest, TrendsHaveThirtyLocalDaysAHeatmapAndTodaysEngineers) {
   EXPECT_EQ(utc["engineers"], json::parse(R"([{"resourceId":7,"name":"Ann Tech","hours":1.50}])"));
 }
 
+// The open tickets created and due before the overview's eight days, and the trends' heatmap, come
+// from open_ticket_counts (migration 0038), kept by triggers. After every kind of change to the copy,
+// each figure equals a plain count of the tickets at its instant, in each zone, and the counts equal
+// a recount of the tickets.
+TEST_F(DashboardTest, OpenTicketsBreachesAndTheHeatmapEqualACountOfTheTicketsThroughEveryChange) {
+  sql("INSERT INTO companies (id, company_name) VALUES (1, 'In'), (2, 'Out'), (3, 'Unscoped')");
+  sql("INSERT INTO company_scope (company_id, in_scope, updated_by) VALUES (1, true, 'a'), (2, false, 'a')");
+  // 400 tickets, one every 7 h 13 min back from the pinned instant (about 120 days), and 5 created
+  // after it: open and completed, due before, within and after the eight days or never, of
+  // companies in and out of scope or none, some with no queue, priority, status or creation date.
+  sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date, due_date_time, completed_date) "
+      "SELECT i, CASE WHEN i % 3 = 0 THEN 5 WHEN i % 29 = 0 THEN NULL ELSE abs(i) % 4 + 1 END, "
+      "       nullif(abs(i) % 5, 0), (ARRAY[8, 9, NULL])[abs(i) / 3 % 3 + 1], nullif(abs(i) % 4, 0), "
+      "       CASE WHEN i % 37 <> 0 THEN c END, "
+      "       CASE WHEN i % 5 <> 0 THEN c + (i % 11 - 2) * interval '1 day' END, "
+      "       CASE WHEN i % 3 = 0 THEN c + (i % 9) * interval '1 day' END "
+      "FROM generate_series(-5, 400) i, LATERAL (SELECT '" +
+      std::string(kNow) + "'::timestamptz - i * interval '7 hours 13 minutes' AS c) x WHERE i <> 0");
+  start_pinned();
+
+  const auto check = [&](const std::string& step) {
+    SCOPED_TRACE(step);
+    for (const std::string zone : {"UTC", "Pacific/Auckland", "America/Los_Angeles"}) {
+      // The instants: now (today), and the end of each of the seven days before (yesterday first).
+      const std::string counted =
+          "WITH i AS (SELECT n, CASE WHEN n = 0 THEN '" + std::string(kNow) + "'::timestamptz ELSE (('" + kNow +
+          "'::timestamptz AT TIME ZONE '" + zone +
+          "')::date - (n - 1))::timestamp "
+          "AT TIME ZONE '" +
+          zone +
+          "' END AS t FROM generate_series(0, 7) n), "
+          "o AS (SELECT i.n, i.t, c.due_date_time FROM i JOIN counted_tickets c ON c.create_date < i.t "
+          "      AND (c.status <> 5 OR (c.status = 5 AND c.completed_date >= i.t))) "
+          "SELECT json_build_object("
+          "  'openTotal', dashboard_figure_json(array(SELECT (SELECT count(*) FROM o WHERE o.n = i.n) FROM i ORDER BY "
+          "n)), "
+          "  'slaBreaches', dashboard_figure_json(array(SELECT (SELECT count(*) FROM o WHERE o.n = i.n "
+          "                 AND o.due_date_time < o.t) FROM i ORDER BY n)))";
+      const json overview = get("/api/dashboard/overview", zone);
+      const json expected = json::parse(sql(counted));
+      EXPECT_EQ(overview["openTotal"], expected["openTotal"]) << zone;
+      EXPECT_EQ(overview["slaBreaches"], expected["slaBreaches"]) << zone;
+
+      const json trends = get("/api/dashboard/trends", zone);
+      json heatmap = json::array();
+      for (const auto& cell : trends["heatmap"])
+        heatmap.push_back({{"queueId", cell["queueId"]}, {"priority", cell["priority"]}, {"count", cell["count"]}});
+      EXPECT_EQ(heatmap,
+                json::parse(sql("SELECT coalesce(json_agg(json_build_object('queueId', queue_id, 'priority', priority, "
+                                "'count', n) ORDER BY queue_id NULLS LAST, priority NULLS LAST), '[]') FROM ("
+                                "SELECT queue_id, priority, count(*) AS n FROM counted_tickets WHERE status <> 5 "
+                                "AND create_date < '" +
+                                std::string(kNow) + "' GROUP BY 1, 2) h")))
+          << zone;
+    }
+    // ... and the triggers' table is a recount of the tickets.
+    const std::string recount =
+        "SELECT coalesce(json_agg(x ORDER BY x), '[]') FROM (SELECT ROW(coalesce(company_id, -1), "
+        "coalesce(queue_id, -1), coalesce(priority, -1), count(*), count(due_date_time))::text AS x FROM tickets "
+        "WHERE deleted_at IS NULL AND status <> 5 AND create_date IS NOT NULL GROUP BY company_id, queue_id, priority) "
+        "r";
+    EXPECT_EQ(
+        sql("SELECT coalesce(json_agg(x ORDER BY x), '[]') FROM (SELECT ROW(company_key, queue_key, priority_key, "
+            "open, open_due)::text AS x FROM open_ticket_counts WHERE open <> 0 OR open_due <> 0) r"),
+        sql(recount));
+  };
+  check("as seeded");
+  EXPECT_GT(std::stoi(sql("SELECT count(*) FROM tickets WHERE status <> 5 AND create_date < '" + std::string(kNow) +
+                          "'::timestamptz - interval '8 days' AND (due_date_time IS NULL OR due_date_time < '" + kNow +
+                          "'::timestamptz - interval '8 days')")),
+            100);  // most open tickets are the counted ones
+  // The PSA sync's upsert: some open tickets completed, some completed ones opened again, one new.
+  sql("INSERT INTO tickets (id, status, completed_date, create_date, company_id, due_date_time) "
+      "SELECT id, CASE WHEN status = 5 THEN 2 ELSE 5 END, '" +
+      std::string(kNow) +
+      "'::timestamptz - interval '3 days', "
+      "create_date, company_id, due_date_time FROM tickets WHERE id % 7 = 0 "
+      "UNION ALL SELECT 1000, 1, NULL, '2026-01-01T00:00Z', 1, '2026-11-20T00:00Z' "
+      "ON CONFLICT (id) DO UPDATE SET status = excluded.status, completed_date = excluded.completed_date");
+  check("after an upsert that completes and reopens");
+  sql("UPDATE tickets SET due_date_time = CASE WHEN id % 2 = 0 THEN NULL "
+      "ELSE '" +
+      std::string(kNow) + "'::timestamptz - interval '2 days' END WHERE id % 11 = 1");
+  check("after due dates change");
+  sql("UPDATE tickets SET company_id = 2, queue_id = 9, priority = NULL WHERE id % 13 = 2");
+  check("after a move to another company, queue and priority");
+  sql("UPDATE tickets SET create_date = NULL WHERE id % 17 = 3");
+  check("after creation dates are lost");
+  sql("UPDATE tickets SET deleted_at = now() WHERE id % 19 = 4");
+  sql("UPDATE tickets SET deleted_at = NULL WHERE id = 232");
+  check("after deletion marks, one undone");
+  sql("UPDATE tickets SET title = 'renamed'");
+  check("after an update that changes no count");
+  EXPECT_EQ(sql("SELECT count(*) FROM open_ticket_counts WHERE open < 0 OR open_due < 0"), "0");
+  sql("UPDATE company_scope SET in_scope = true WHERE company_id = 2");
+  check("after a company comes into scope");
+  sql("DELETE FROM tickets WHERE id % 23 = 5");
+  check("after rows are deleted");
+  sql("TRUNCATE tickets CASCADE");
+  check("after the table is truncated");
+  EXPECT_EQ(sql("SELECT count(*) FROM open_ticket_counts WHERE open <> 0 OR open_due <> 0"), "0");
+}
+
 // Rule 4 again: the last hour and the 24 hourly buckets run back from the instant, whoever asks.
 TEST_F(DashboardTest, WorkersHaveTwentyFourZeroFilledHoursAndTheDerivedStatus) {
   sql("INSERT INTO analysis_jobs (ticket_id, status, started_at, finished_at) VALUES "
