@@ -67,7 +67,8 @@ wait_ready() {
 # on $db_url, the PSA being the sandbox's fake (webhook_secret signs the callouts), no scheduled
 # sync, no analyzer; sets console_pid. Settings the caller exports (GITFORGE_WEBHOOK_SECRET) pass.
 start_console() {
-  DATABASE_URL=$db_url PORT=$2 METRICS_ADDRESS=127.0.0.1:$(free_port) ACCESS_LOG=false LOG_LEVEL=warn \
+  # application_name tells the instances' connections apart in pg_stat_activity.
+  DATABASE_URL="$db_url?application_name=console$1" PORT=$2 METRICS_ADDRESS=127.0.0.1:$(free_port) ACCESS_LOG=false LOG_LEVEL=warn \
     ANALYZER_WORKERS=0 LOGIN_DELAY_MS=0 \
     PSA_BASE_URL="$sandbox/autotask/atservicesrest/" PSA_USERNAME=api@msp.example PSA_SECRET=sandbox-secret \
     PSA_INTEGRATION_CODE=sandbox-integration PSA_SYNC_INTERVAL_MINUTES=0 PSA_WEBHOOK_SECRET=$webhook_secret \
