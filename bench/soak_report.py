@@ -12,6 +12,7 @@ WORK holds (bench/soak writes them):
   alive                  "<process> <pid> alive|gone" at the end
   connections            database, state, connections, longest in that state (s) at the end
   connection-samples     ms, database, connections, of them busy for more than 10 s (every 10 s)
+  activity               ms, database, application_name, state, idle s, statement: each connection
   sessions               database, sessions opened, abandoned, fatal, killed (pg_stat_database)
   stored.callouts, stored.pushes   key, rows stored under it
   mail.fake              the ids of every message the Graph fake holds (any folder, deleted too)
@@ -219,6 +220,22 @@ def main():
         return 100.0 * (b - a) / max(1, a)
 
     samples = [(int(r[0]), r[1], r[2], int(r[3] or 0), int(r[4] or 0), int(r[5] or 0)) for r in rows(work, "samples")]
+    # The connections each process held (the activity file: a console by its application_name,
+    # mail-triage by its database), at the listing nearest a sample and within 10 s of it.
+    listings = {}
+    for r in rows(work, "activity"):
+        if len(r) >= 3:
+            who = r[2] if r[2].startswith("console") else r[1].replace("_", "-")
+            listings.setdefault(int(r[0]), {}).setdefault(who, 0)
+            listings[int(r[0])][who] += 1
+
+    def held_connections(name, t):
+        near = min(listings, key=lambda x: abs(x - t), default=None)
+        if near is None or abs(near - t) > 10_000:
+            return None
+        return listings[near].get(name, 0)
+
+    breakdown = []
     warm = begin + a.warmup * 1000
     middle = begin + (end - begin) // 2
     print()
@@ -252,6 +269,18 @@ def main():
         print(f"| {name} | {cell(first)} | {cell(mid)} | {cell(last)} | {g_rss:+.1f} % | {g_fds:+.1f} % |")
         musts.append((f"{name} RSS growth after the warm-up {g_rss:+.1f} % (< 10 %)", g_rss < 10))
         musts.append((f"{name} descriptors growth after the warm-up {g_fds:+.1f} % (< 10 %)", g_fds < 10))
+        held = [(s, held_connections(name, s[0])) for s in warm_tail + run_tail]
+        if all(c is not None for _, c in held):
+            # Each database connection holds two descriptors (libpq's socket and the one Asio waits on).
+            net = [(s[0], s[1], s[2], s[3], s[4] - 2 * c, s[5]) for s, c in held]
+            conns = [c for _, c in held]
+            breakdown.append(f"{name}: database connections {statistics.median(conns[:len(warm_tail)]):.0f} → "
+                             f"{statistics.median(conns[len(warm_tail):]):.0f}, descriptors besides them "
+                             f"{growth(net[:len(warm_tail)], net[len(warm_tail):], 4):+.1f} %")
+
+    if breakdown:
+        print("\nThe same windows with the database connections taken out (from pg_stat_activity at the "
+              "nearest sample; not a must): " + "; ".join(breakdown) + ".")
 
     # Connections over the run (sampled every 10 s when the database answered).
     csamples = [(int(r[0]), r[1], int(r[2]), int(r[3])) for r in rows(work, "connection-samples") if len(r) >= 4]
