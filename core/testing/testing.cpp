@@ -22,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -125,10 +126,23 @@ TestDatabase::~TestDatabase() {
 
 // --- TempCluster --------------------------------------------------------------------------
 
+// Chosen below Linux's ephemeral range (32768-60999), as scripts/lib.sh's free_port is: a port the
+// kernel hands out for port 0 is one that an outgoing connection may take between this check and
+// the server's bind (a TempCluster's PostgreSQL once failed to start so, in scripts/test).
 int free_port() {
+  std::random_device seed;
+  std::mt19937 random(seed());
+  std::uniform_int_distribution<int> pick(20000, 31999);
   asio::io_context io;
-  tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
+  for (int tries = 0; tries < 1000; ++tries) {
+    const int port = pick(random);
+    boost::system::error_code ec;
+    tcp::acceptor a(io);
+    a.open(tcp::v4(), ec);
+    if (!ec) a.bind(tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)), ec);
+    if (!ec) return port;
+  }
+  throw std::runtime_error("no free port on 127.0.0.1 in 20000-31999");
 }
 
 std::string project_root() { return env_or("PROJECT_ROOT", PROJECT_ROOT_DIR); }

@@ -69,6 +69,7 @@ class TempCluster {
   int port_ = 0;
 };
 
+// A port on 127.0.0.1 that nothing is bound to now, below the ephemeral range (testing.cpp).
 int free_port();
 
 struct HttpResponse {
