@@ -240,10 +240,6 @@ TEST_P(ServiceContract, MetricsOnTheirOwnListener) {
   EXPECT_EQ(said, "") << said;
 }
 
-// The Grafana dashboard (docs/grafana/msp-services.json, docs/metrics.md) asks for what the services
-// export: every panel's query, with the dashboard's variables filled in, is PromQL that promtool
-// accepts (as recording rules), and every metric it selects is one this service's scrape declares,
-// or carries the other service's prefix (the dashboard serves both).
 // Every minute the service gives its allocator's free pages back (Service::start_memory_trim): the
 // schedule comes round once a minute of its clock, and each round succeeds.
 TEST_P(ServiceContract, FreedMemoryIsGivenBackEveryMinute) {
@@ -264,6 +260,10 @@ TEST_P(ServiceContract, FreedMemoryIsGivenBackEveryMinute) {
   EXPECT_EQ(trims(), before + 2);
 }
 
+// The Grafana dashboard (docs/grafana/msp-services.json, docs/metrics.md) asks for what the services
+// export: every panel's query, with the dashboard's variables filled in, is PromQL that promtool
+// accepts (as recording rules), and every metric it selects is one this service's scrape declares,
+// or carries the other service's prefix (the dashboard serves both).
 TEST_P(ServiceContract, TheGrafanaDashboardAsksForMetricsThatExist) {
   TestDatabase database(GetParam().definition->migrations);
   RunningService svc(*GetParam().definition, database.url(), GetParam().required_env);
