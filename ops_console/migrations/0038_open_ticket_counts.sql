@@ -125,11 +125,12 @@ BEGIN
       SELECT t.create_date, t.completed_date, t.due_date_time FROM counted_tickets t, bounds b
       WHERE t.status = 5 AND t.completed_date >= b.starts[1] AND t.create_date IS NOT NULL),
     -- the open tickets not read: open at all eight instants, overdue at all of them when due at all
+    counted AS (SELECT coalesce(sum(open), 0)::bigint AS open, coalesce(sum(open_due), 0)::bigint AS open_due
+                FROM counted_open_tickets()),
     settled AS (
-      SELECT (SELECT coalesce(sum(open), 0) FROM counted_open_tickets())::bigint
-               - count(*) FILTER (WHERE c.done IS NULL) AS open,
-             (SELECT coalesce(sum(open_due), 0) FROM counted_open_tickets())::bigint
-               - count(*) FILTER (WHERE c.done IS NULL AND c.due_date_time IS NOT NULL) AS breaches
+      SELECT (SELECT open FROM counted) - count(*) FILTER (WHERE c.done IS NULL) AS open,
+             (SELECT open_due FROM counted) - count(*) FILTER (WHERE c.done IS NULL AND c.due_date_time IS NOT NULL)
+               AS breaches
       FROM candidates c),
     -- Past day n (1-7) ends when day n - 1 starts (ends = starts[2:8]): an instant is before that
     -- end when 7 - width_bucket(it, ends) >= n. A ticket was open at the end of days lo..hi
