@@ -16,7 +16,7 @@ namespace {
 
 using dashboard::Page;
 
-// mobile_dashboard_json() (migration 0034) and accounting_finance_json() (migration 0013).
+// mobile_dashboard_json() (migration 0039) and accounting_finance_json() (migration 0013).
 constexpr std::string_view kDashboard = "SELECT mobile_dashboard_json($1, $2::timestamptz, $3::text[])";
 constexpr std::string_view kFinance = "SELECT accounting_finance_json($1, $2::timestamptz)";
 // kiosk_wall_json() (migration 0034).

@@ -75,9 +75,9 @@ constexpr std::string_view kWebhook = "SELECT id, name, url FROM morning_summary
 constexpr std::string_view kTargets = "SELECT id, name, url FROM morning_summary_webhooks WHERE enabled ORDER BY id";
 
 // The figures of the dashboards at $1 in the zone $2, the integrations in $3 left out
-// (morning/content.hpp has the shape), from dashboard_overview_json() (migration 0038),
-// integration_board_json() (migration 0020), worker_status_json() (migration 0020) and
-// mobile_dashboard_json() (migration 0034), whose slaBreach items are the breached tickets, the
+// (morning/content.hpp has the shape), from dashboard_overview_json() (migration 0039),
+// integration_board_json() (migration 0020), worker_status_json() (migration 0039) and
+// mobile_dashboard_json() (migration 0039), whose slaBreach items are the breached tickets, the
 // most overdue first. Times are made local here.
 constexpr std::string_view kFigures = R"sql(
   WITH local AS (SELECT $1::timestamptz AT TIME ZONE $2::text AS t),
