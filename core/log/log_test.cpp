@@ -140,10 +140,18 @@ TEST(Log, LinesFromManyThreadsArriveWhole) {
 TEST(Log, AnAccessLineHasItsFieldsInTheirFormats) {
   StderrPipe pipe;
   core::log::init("log-test", core::log::Level::info);
-  core::log::access({.method = "POST", .path = "/api/v1/process", .status = 404, .duration_ms = 12.3456,
-                     .request_id = "req-1", .remote = "127.0.0.1"});
-  core::log::access({.method = "GET", .path = "/slow", .status = 503, .duration_ms = 1e20,
-                     .request_id = "req-2", .remote = "127.0.0.1"});
+  core::log::access({.method = "POST",
+                     .path = "/api/v1/process",
+                     .status = 404,
+                     .duration_ms = 12.3456,
+                     .request_id = "req-1",
+                     .remote = "127.0.0.1"});
+  core::log::access({.method = "GET",
+                     .path = "/slow",
+                     .status = 503,
+                     .duration_ms = 1e20,
+                     .request_id = "req-2",
+                     .remote = "127.0.0.1"});
   core::log::flush();
   ASSERT_TRUE(pipe.eventually_holds("req-2", std::chrono::seconds(5))) << pipe.text();
   std::istringstream lines(pipe.text());
@@ -153,8 +161,7 @@ TEST(Log, AnAccessLineHasItsFieldsInTheirFormats) {
   EXPECT_NE(first.find(R"("status":404,"duration_ms":12.346,"request_id":"req-1")"), std::string::npos) << first;
   EXPECT_NE(second.find(R"("status":503,"duration_ms":100000000000000000000.000,)"), std::string::npos) << second;
   const auto line = nlohmann::json::parse(first);
-  EXPECT_TRUE(std::regex_match(line["ts"].get<std::string>(),
-                               std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")))
+  EXPECT_TRUE(std::regex_match(line["ts"].get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")))
       << line["ts"];
   EXPECT_EQ(line["method"], "POST");
   EXPECT_EQ(line["path"], "/api/v1/process");
