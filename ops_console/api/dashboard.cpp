@@ -12,7 +12,7 @@ using core::http::Response;
 namespace {
 
 // The figures render in SQL: dashboard_overview_json() (migration 0039),
-// dashboard_trends_json() (migration 0039), integration_board_json() (migration 0020),
+// dashboard_trends_json() (migration 0038), integration_board_json() (migration 0020),
 // worker_status_json() (migration 0039).
 constexpr std::string_view kOverview = "SELECT dashboard_overview_json($1, $2::timestamptz)";
 constexpr std::string_view kTrends = "SELECT dashboard_trends_json($1, $2::timestamptz)";

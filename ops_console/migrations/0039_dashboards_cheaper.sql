@@ -17,10 +17,12 @@
 --   visiting the heap for each (66,000 heap fetches): 40 ms a call instead of 6. With the values,
 --   it reads tickets_open_due from the first day on. A generic plan, which would save the
 --   planning (about 1 ms), has the same blindness, and was measured to make the same choice. The
---   overview also groups its candidate tickets once, where it read them four times.
---   (Neither change made the trends measurably faster: they stay as 0038 has them.)
--- - mobile_dashboard_json() (0034): PL/pgSQL, so its plan stays on the connection; as a SQL
---   function with a SET clause it was planned again on every call.
+--   overview also groups its candidate tickets once, where it read them four times. Its body is
+--   now dashboard_days_json(), for any number of days. (Neither change made the trends
+--   measurably faster: they stay as 0038 has them.)
+-- - mobile_dashboard_json() (0034): PL/pgSQL, so its plan stays on the connection (as a SQL
+--   function with a SET clause it was planned again on every call), and its figures are those of
+--   two days, not eight: it shows today's and the delta from yesterday.
 
 -- GET /api/status/workers, as worker_status_json() and worker_json() of 0020/0023 gave it, but each
 -- worker's runs are read once and counted per hour in one pass. worker_json() counted each of the
@@ -72,29 +74,34 @@ $$;
 
 DROP FUNCTION worker_json(text, boolean, bigint, jsonb, timestamptz);
 
--- GET /api/dashboard/overview, as in 0038 (which says which tickets are read one by one and which
--- come from open_ticket_counts).
-CREATE OR REPLACE FUNCTION dashboard_overview_json(tz text, at timestamptz) RETURNS json LANGUAGE plpgsql STABLE
+-- The overview's figures for today and the `days` days before it: {date, timezone, at, opened,
+-- resolved, openTotal, slaBreaches}, each figure dashboard_figure_json() of the days' values,
+-- today's first. Which tickets are read one by one and which come from open_ticket_counts is as
+-- in 0038's dashboard_overview_json(), for any number of days: the overview asks for 7 (its
+-- average7), the mobile dashboard for 1 (it shows today and the delta from yesterday only, and
+-- reads a quarter of the tickets the seven days take).
+CREATE FUNCTION dashboard_days_json(tz text, at timestamptz, days integer) RETURNS json LANGUAGE plpgsql STABLE
 SET jit = off SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
   starts timestamptz[] := array(SELECT ((at AT TIME ZONE tz)::date - n)::timestamp AT TIME ZONE tz
-                                FROM generate_series(0, 7) n ORDER BY n DESC);
-  ends timestamptz[] := starts[2:8];
+                                FROM generate_series(0, days) n ORDER BY n DESC);
+  ends timestamptz[] := starts[2:days + 1];
 BEGIN
-  -- starts: the instants the last eight local days began, oldest first (starts[8] is today's). An
-  -- instant's day is found by width_bucket() against them: day n (0 = today) is 8 - its bucket.
-  -- No row is converted to the zone: the zone's midnights are converted once, here.
+  -- starts: the instants today and the `days` local days before it began, oldest first
+  -- (starts[days + 1] is today's). An instant's day is found by width_bucket() against them: day n
+  -- (0 = today) is days + 1 - its bucket. No row is converted to the zone: the zone's midnights are
+  -- converted once, here.
   RETURN (
     WITH today AS (SELECT (at AT TIME ZONE tz)::date AS d),
     opened AS (
-      SELECT 8 - width_bucket(t.create_date, starts) AS n, count(*) AS k FROM counted_tickets t
+      SELECT days + 1 - width_bucket(t.create_date, starts) AS n, count(*) AS k FROM counted_tickets t
       WHERE t.create_date >= starts[1] AND t.create_date < at
       GROUP BY 1),
     resolved AS (
-      SELECT 8 - width_bucket(t.completed_date, starts) AS n, count(*) AS k FROM counted_tickets t
+      SELECT days + 1 - width_bucket(t.completed_date, starts) AS n, count(*) AS k FROM counted_tickets t
       WHERE t.status = 5 AND t.completed_date >= starts[1] AND t.completed_date < at
       GROUP BY 1),
-    -- the tickets read one by one: every ticket that may have been open at one of the eight instants
+    -- the tickets read one by one: every ticket that may have been open at one of the instants
     -- (open now, or completed since) but the open ones created and due before them
     candidates AS (
       SELECT t.create_date, NULL::timestamptz AS done, t.due_date_time FROM counted_tickets t
@@ -105,20 +112,20 @@ BEGIN
       UNION ALL
       SELECT t.create_date, t.completed_date, t.due_date_time FROM counted_tickets t
       WHERE t.status = 5 AND t.completed_date >= starts[1] AND t.create_date IS NOT NULL),
-    -- the open tickets not read: open at all eight instants, overdue at all of them when due at all
+    -- the open tickets not read: open at every instant, overdue at all of them when due at all
     counted AS (SELECT coalesce(sum(open), 0)::bigint AS open, coalesce(sum(open_due), 0)::bigint AS open_due
                 FROM counted_open_tickets()),
     -- Each candidate once, grouped: a few hundred rows whatever the number of tickets. Past day n
-    -- (1-7) ends when day n - 1 starts (ends = starts[2:8]): an instant is before that end when
-    -- 7 - width_bucket(it, ends) >= n. A ticket was open at the end of days lo..hi (created by
+    -- (1 to days) ends when day n - 1 starts (ends = starts[2:days + 1]): an instant is before that
+    -- end when days - width_bucket(it, ends) >= n. A ticket was open at the end of days lo..hi (created by
     -- then, not completed by then) and overdue at the end of days lo..hi_breach; `now` and
     -- `now_breach` say the same of the instant itself (rule 4: due dates against it, not a date);
     -- `left_out` and `left_out_due` mark the open ones, which the counts also hold.
     spans AS (
-      SELECT CASE WHEN c.done IS NULL THEN 1 ELSE 8 - width_bucket(c.done, ends) END AS lo,
-             7 - width_bucket(c.create_date, ends) AS hi,
+      SELECT CASE WHEN c.done IS NULL THEN 1 ELSE days + 1 - width_bucket(c.done, ends) END AS lo,
+             days - width_bucket(c.create_date, ends) AS hi,
              CASE WHEN c.due_date_time IS NULL THEN 0
-                  ELSE least(7 - width_bucket(c.create_date, ends), 7 - width_bucket(c.due_date_time, ends)) END
+                  ELSE least(days - width_bucket(c.create_date, ends), days - width_bucket(c.due_date_time, ends)) END
                AS hi_breach,
              c.create_date < at AND (c.done IS NULL OR c.done >= at) AS now,
              c.create_date < at AND (c.done IS NULL OR c.done >= at) AND c.due_date_time < at AS now_breach,
@@ -132,7 +139,7 @@ BEGIN
     open_at AS (
       SELECT d.n, coalesce(sum(s.k) FILTER (WHERE d.n BETWEEN s.lo AND s.hi), 0)::bigint AS open,
              coalesce(sum(s.k) FILTER (WHERE d.n BETWEEN s.lo AND s.hi_breach), 0)::bigint AS breaches
-      FROM generate_series(1, 7) d(n) LEFT JOIN spans s ON true GROUP BY d.n
+      FROM generate_series(1, days) d(n) LEFT JOIN spans s ON true GROUP BY d.n
       UNION ALL
       SELECT 0, coalesce(sum(k) FILTER (WHERE now), 0)::bigint, coalesce(sum(k) FILTER (WHERE now_breach), 0)::bigint
       FROM spans),
@@ -148,12 +155,19 @@ BEGIN
       'slaBreaches', dashboard_figure_json(array(SELECT breaches FROM series ORDER BY n))));
 END
 $$;
--- GET /api/mobile/dashboard, as in 0034 (0020 says what each part is).
+
+-- GET /api/dashboard/overview: the eight days.
+CREATE OR REPLACE FUNCTION dashboard_overview_json(tz text, at timestamptz) RETURNS json LANGUAGE sql STABLE AS $$
+  SELECT dashboard_days_json(tz, at, 7)
+$$;
+
+-- GET /api/mobile/dashboard, as in 0034 (0020 says what each part is), its figures from today and
+-- yesterday only.
 CREATE OR REPLACE FUNCTION mobile_dashboard_json(tz text, at timestamptz, disabled text[]) RETURNS json
 LANGUAGE plpgsql STABLE SET jit = off AS $$
 BEGIN
   RETURN (
-  WITH o AS MATERIALIZED (SELECT dashboard_overview_json(tz, at)::jsonb AS j),
+  WITH o AS MATERIALIZED (SELECT dashboard_days_json(tz, at, 1)::jsonb AS j),
   b AS MATERIALIZED (SELECT backup_success_json(at)::jsonb AS j),
   w AS (SELECT jsonb_array_elements(worker_status_json(at)::jsonb) - 'activity24h' AS j),
   -- each kind in its own order (pos): the most overdue first, the latest failed backup first

@@ -4,6 +4,9 @@
 // either side of each zone's midnight.
 #include "ops_console/tests/console_fixture.hpp"
 
+#include <map>
+#include <string>
+
 namespace {
 
 using nlohmann::json;
@@ -131,8 +134,8 @@ TEST_F(DashboardTest, TrendsHaveThirtyLocalDaysAHeatmapAndTodaysEngineers) {
 
 // The open tickets created and due before the overview's eight days, and the trends' heatmap, come
 // from open_ticket_counts (migration 0038), kept by triggers. After every kind of change to the copy,
-// each figure equals a plain count of the tickets at its instant, in each zone, and the counts equal
-// a recount of the tickets.
+// each figure equals a plain count of the tickets at its instant, in each zone, the mobile
+// dashboard's ticket figures equal the overview's, and the counts equal a recount of the tickets.
 TEST_F(DashboardTest, OpenTicketsBreachesAndTheHeatmapEqualACountOfTheTicketsThroughEveryChange) {
   sql("INSERT INTO companies (id, company_name) VALUES (1, 'In'), (2, 'Out'), (3, 'Unscoped')");
   sql("INSERT INTO company_scope (company_id, in_scope, updated_by) VALUES (1, true, 'a'), (2, false, 'a')");
@@ -171,6 +174,22 @@ TEST_F(DashboardTest, OpenTicketsBreachesAndTheHeatmapEqualACountOfTheTicketsThr
       const json expected = json::parse(sql(counted));
       EXPECT_EQ(overview["openTotal"], expected["openTotal"]) << zone;
       EXPECT_EQ(overview["slaBreaches"], expected["slaBreaches"]) << zone;
+      // The mobile dashboard reads two days, not eight (dashboard_days_json(), migration 0039):
+      // its ticket figures are the overview's today and delta all the same.
+      const json kpis = get("/api/mobile/dashboard", zone)["kpis"];
+      const std::map<std::string, std::string> figure_of = {{"openTickets", "openTotal"},
+                                                            {"slaBreaches", "slaBreaches"},
+                                                            {"openedToday", "opened"},
+                                                            {"resolvedToday", "resolved"}};
+      std::size_t compared = 0;
+      for (const auto& kpi : kpis) {
+        const auto figure = figure_of.find(kpi["key"].get<std::string>());
+        if (figure == figure_of.end()) continue;
+        EXPECT_EQ(kpi["value"], overview[figure->second]["today"]) << zone << " " << figure->first;
+        EXPECT_EQ(kpi["delta"], overview[figure->second]["delta"]) << zone << " " << figure->first;
+        ++compared;
+      }
+      EXPECT_EQ(compared, 4u) << zone;
 
       const json trends = get("/api/dashboard/trends", zone);
       json heatmap = json::array();
