@@ -7,12 +7,12 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
@@ -230,14 +230,12 @@ void access(const AccessEntry& e) {
   line += ",\"path\":";
   append_json_string(line, e.path);
   // std::to_chars, not printf: the same digits ("%.3f"), without the locale and format parsing.
-  char numbers[384];  // room for any double with three decimals
-  char* end = numbers;
-  const auto put = [&](std::string_view text) { end = std::copy(text.begin(), text.end(), end); };
-  put(",\"status\":");
-  end = std::to_chars(end, numbers + sizeof numbers, e.status).ptr;
-  put(",\"duration_ms\":");
-  end = std::to_chars(end, numbers + sizeof numbers, e.duration_ms, std::chars_format::fixed, 3).ptr;
-  line.append(numbers, end);
+  char number[320];  // room for any double with three decimals
+  line += ",\"status\":";
+  line.append(number, std::to_chars(std::begin(number), std::end(number), e.status).ptr);
+  line += ",\"duration_ms\":";
+  line.append(number,
+              std::to_chars(std::begin(number), std::end(number), e.duration_ms, std::chars_format::fixed, 3).ptr);
   line += ",\"request_id\":";
   append_json_string(line, e.request_id);
   line += ",\"remote\":";
