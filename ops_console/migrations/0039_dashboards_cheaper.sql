@@ -1,8 +1,8 @@
 -- The dashboards' functions, cheaper to run and to plan (issue 36). Under the morning load
 -- (bench/ops-console-morning --statements: 1M tickets, 1,000 callouts a second, 50 users) the mobile
 -- dashboard, the overview, the trends and the workers took 58-72 % of the database's time. Each
--- function below gives the same text as the one it replaces, for every input: the same queries, in
--- a shape the planner and the executor handle with less work.
+-- function below that replaces one gives the same text as it, for every input: the same queries,
+-- in a shape the planner and the executor handle with less work.
 --
 -- - worker_status_json(): each worker's runs are read once and counted per hour in one pass.
 --   worker_json() (0023) counted each of the 24 hours with two scans of all the runs, so its cost
@@ -79,7 +79,8 @@ DROP FUNCTION worker_json(text, boolean, bigint, jsonb, timestamptz);
 -- today's first. Which tickets are read one by one and which come from open_ticket_counts is as
 -- in 0038's dashboard_overview_json(), for any number of days: the overview asks for 7 (its
 -- average7), the mobile dashboard for 1 (it shows today and the delta from yesterday only, and
--- reads a quarter of the tickets the seven days take).
+-- reads a quarter of the tickets the seven days take; with fewer than seven days average7 is null,
+-- and nobody reads it).
 CREATE FUNCTION dashboard_days_json(tz text, at timestamptz, days integer) RETURNS json LANGUAGE plpgsql STABLE
 SET jit = off SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
@@ -117,18 +118,19 @@ BEGIN
                 FROM counted_open_tickets()),
     -- Each candidate once, grouped: a few hundred rows whatever the number of tickets. Past day n
     -- (1 to days) ends when day n - 1 starts (ends = starts[2:days + 1]): an instant is before that
-    -- end when days - width_bucket(it, ends) >= n. A ticket was open at the end of days lo..hi (created by
-    -- then, not completed by then) and overdue at the end of days lo..hi_breach; `now` and
-    -- `now_breach` say the same of the instant itself (rule 4: due dates against it, not a date);
-    -- `left_out` and `left_out_due` mark the open ones, which the counts also hold.
+    -- end when days - width_bucket(it, ends) >= n. A ticket was open at the end of days lo..hi
+    -- (created by then, not completed by then) and overdue at the end of days lo..hi_breach;
+    -- `open_at_instant` and `breach_at_instant` say the same of `at` itself (rule 4: due dates
+    -- against it, not a date); `left_out` and `left_out_due` mark the open ones, which the counts
+    -- also hold.
     spans AS (
       SELECT CASE WHEN c.done IS NULL THEN 1 ELSE days + 1 - width_bucket(c.done, ends) END AS lo,
              days - width_bucket(c.create_date, ends) AS hi,
              CASE WHEN c.due_date_time IS NULL THEN 0
                   ELSE least(days - width_bucket(c.create_date, ends), days - width_bucket(c.due_date_time, ends)) END
                AS hi_breach,
-             c.create_date < at AND (c.done IS NULL OR c.done >= at) AS now,
-             c.create_date < at AND (c.done IS NULL OR c.done >= at) AND c.due_date_time < at AS now_breach,
+             c.create_date < at AND (c.done IS NULL OR c.done >= at) AS open_at_instant,
+             c.create_date < at AND (c.done IS NULL OR c.done >= at) AND c.due_date_time < at AS breach_at_instant,
              c.done IS NULL AS left_out, c.done IS NULL AND c.due_date_time IS NOT NULL AS left_out_due,
              count(*) AS k
       FROM candidates c GROUP BY 1, 2, 3, 4, 5, 6, 7),
@@ -141,7 +143,8 @@ BEGIN
              coalesce(sum(s.k) FILTER (WHERE d.n BETWEEN s.lo AND s.hi_breach), 0)::bigint AS breaches
       FROM generate_series(1, days) d(n) LEFT JOIN spans s ON true GROUP BY d.n
       UNION ALL
-      SELECT 0, coalesce(sum(k) FILTER (WHERE now), 0)::bigint, coalesce(sum(k) FILTER (WHERE now_breach), 0)::bigint
+      SELECT 0, coalesce(sum(k) FILTER (WHERE open_at_instant), 0)::bigint,
+             coalesce(sum(k) FILTER (WHERE breach_at_instant), 0)::bigint
       FROM spans),
     series AS (
       SELECT a.n, coalesce(o.k, 0) AS opened, coalesce(r.k, 0) AS resolved, a.open + st.open AS open,
