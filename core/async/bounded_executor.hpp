@@ -1,24 +1,33 @@
 #pragma once
-// What a coroutine may wait for, carried by the executor it runs on.
+// What a coroutine may wait for, carried by the strand it runs on.
 //
-// The HTTP server runs each connection's coroutine on a BoundedExecutor and sets its Bounds before
-// each request (an interactive request waits a few seconds for the database, not the pool's 30 s
-// statement timeout). Code that waits reads the bounds of whoever calls it, with no parameter to
-// thread through every call:
+// The HTTP server runs each connection's coroutine on a Strand that carries Bounds and sets them
+// before each request (an interactive request waits a few seconds for the database, not the
+// pool's 30 s statement timeout). Code that waits reads the bounds of whoever calls it, with no
+// parameter to thread through every call:
 //
 //   const auto* bounds = core::async::bounds_of(co_await boost::asio::this_coro::executor);
 //   const auto limit = bounds && bounds->database.count() ? std::min(pool_limit, bounds->database) : pool_limit;
 //
 // Work spawned on another executor (a background job, a sync started by a route) has no bounds.
 // A route that runs long by design (a processing run) lifts its request's bounds: lift_bounds().
+//
+// Strand is Asio's strand in 16 bytes (below). Boost 1.74's any_io_executor keeps an executor of
+// up to 16 bytes in place and a larger one in a heap block of its own, and Asio makes an
+// any_io_executor of the strand for every wait and every hand-over of a handler:
+// asio::strand<any_io_executor> cost a GET /api/v1/log/{id} about 76 of its 153 allocations
+// (bench/RESULTS.md, 2026-11-28).
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/execution.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -33,53 +42,107 @@ struct Bounds {
   std::chrono::milliseconds database_grace{1'000};
 };
 
-// An executor that runs what it is given on `Inner`, and carries Bounds for it.
-template <class Inner>
-class BoundedExecutor {
+// An Asio strand (the same implementation: strand_executor_service) on an io_context, in 16
+// bytes: one counted pointer to the strand's state (its queue, its io_context, its bounds) and the
+// two properties Asio requires of it at run time (blocking.never, relationship.continuation).
+// Asio's preference outstanding_work.tracked is declined (a preference may be): with it, the
+// executor itself would count as work of its io_context. What keeps an io_context running here is
+// the operation pending on it (a socket's wait, a timer, a posted handler) or the service's work
+// guard, as for a coroutine that waits for a pipeline's answer.
+class Strand {
+  using Service = boost::asio::detail::strand_executor_service;
+  using IoExecutor = boost::asio::io_context::executor_type;
+
  public:
-  BoundedExecutor(Inner inner, std::shared_ptr<Bounds> bounds) : inner_(std::move(inner)), bounds_(std::move(bounds)) {}
+  using inner_executor_type = IoExecutor;
+
+  Strand(boost::asio::io_context& io, std::shared_ptr<Bounds> bounds)
+      : shared_(
+            new Shared{{1}, &io, boost::asio::use_service<Service>(io).create_implementation(), std::move(bounds)}) {}
+  Strand(const Strand& other) noexcept
+      : shared_(other.shared_), never_(other.never_), continuation_(other.continuation_) {
+    shared_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Strand(Strand&& other) noexcept
+      : shared_(std::exchange(other.shared_, nullptr)), never_(other.never_), continuation_(other.continuation_) {}
+  Strand& operator=(Strand other) noexcept {
+    std::swap(shared_, other.shared_);
+    never_ = other.never_;
+    continuation_ = other.continuation_;
+    return *this;
+  }
+  ~Strand() {
+    if (shared_ && shared_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete shared_;
+  }
 
   template <class F>
   void execute(F&& f) const {
-    boost::asio::execution::execute(inner_, std::forward<F>(f));
+    const IoExecutor ex = get_inner_executor();
+    Service::execute(shared_->impl, ex, std::forward<F>(f));
   }
 
   template <class Property>
-  auto query(const Property& p) const -> decltype(boost::asio::query(std::declval<const Inner&>(), p)) {
-    return boost::asio::query(inner_, p);
+  auto query(const Property& p) const noexcept -> decltype(boost::asio::query(std::declval<const IoExecutor&>(), p)) {
+    return boost::asio::query(get_inner_executor(), p);
   }
-  template <class Property>
-  auto require(const Property& p) const
-      -> BoundedExecutor<std::decay_t<decltype(boost::asio::require(std::declval<const Inner&>(), p))>> {
-    return {boost::asio::require(inner_, p), bounds_};
-  }
-  template <class Property>
-  auto prefer(const Property& p) const
-      -> BoundedExecutor<std::decay_t<decltype(boost::asio::prefer(std::declval<const Inner&>(), p))>> {
-    return {boost::asio::prefer(inner_, p), bounds_};
-  }
+  Strand require(boost::asio::execution::blocking_t::never_t) const noexcept { return with(true, continuation_); }
+  Strand require(boost::asio::execution::blocking_t::possibly_t) const noexcept { return with(false, continuation_); }
+  Strand require(boost::asio::execution::relationship_t::continuation_t) const noexcept { return with(never_, true); }
+  Strand require(boost::asio::execution::relationship_t::fork_t) const noexcept { return with(never_, false); }
 
-  friend bool operator==(const BoundedExecutor& a, const BoundedExecutor& b) noexcept {
-    return a.inner_ == b.inner_ && a.bounds_ == b.bounds_;
-  }
-  friend bool operator!=(const BoundedExecutor& a, const BoundedExecutor& b) noexcept { return !(a == b); }
+  // The same strand (the same queue), whatever properties each was required with.
+  friend bool operator==(const Strand& a, const Strand& b) noexcept { return a.shared_ == b.shared_; }
+  friend bool operator!=(const Strand& a, const Strand& b) noexcept { return a.shared_ != b.shared_; }
 
-  const Inner& inner() const noexcept { return inner_; }
-  Bounds* bounds() const noexcept { return bounds_.get(); }
+  bool running_in_this_thread() const noexcept { return Service::running_in_this_thread(shared_->impl); }
+  IoExecutor get_inner_executor() const noexcept {
+    IoExecutor ex = shared_->io->get_executor();
+    if (never_) ex = boost::asio::require(ex, boost::asio::execution::blocking.never);
+    if (continuation_) ex = boost::asio::require(ex, boost::asio::execution::relationship.continuation);
+    return ex;
+  }
+  // Null for a strand made without bounds (the pool's own coroutines).
+  Bounds* bounds() const noexcept { return shared_->bounds.get(); }
 
  private:
-  Inner inner_;
-  std::shared_ptr<Bounds> bounds_;
+  struct Shared {
+    std::atomic<std::size_t> refs;
+    boost::asio::io_context* io;
+    Service::implementation_type impl;
+    std::shared_ptr<Bounds> bounds;
+  };
+
+  Strand with(bool never, bool continuation) const noexcept {
+    Strand copy(*this);
+    copy.never_ = never;
+    copy.continuation_ = continuation;
+    return copy;
+  }
+
+  Shared* shared_;
+  bool never_ = false;
+  bool continuation_ = false;
 };
 
-// What the HTTP server runs a connection on.
-using BoundedStrand = BoundedExecutor<boost::asio::strand<boost::asio::any_io_executor>>;
+static_assert(sizeof(Strand) <= sizeof(std::shared_ptr<void>), "kept in place by any_io_executor");
+
+// A new strand on the io_context that `executor` is of (its executor, or a Strand of it), carrying
+// `bounds` (none: null). Throws std::invalid_argument for any other executor: the services run
+// everything on one io_context.
+inline Strand make_strand(const boost::asio::any_io_executor& executor, std::shared_ptr<Bounds> bounds = {}) {
+  using IoExecutor = boost::asio::io_context::executor_type;
+  // Boost 1.74's target<T>() casts without looking at the type: ask for it first.
+  if (executor.target_type() == typeid(IoExecutor))
+    return Strand(executor.target<IoExecutor>()->context(), std::move(bounds));
+  if (executor.target_type() == typeid(Strand))
+    return Strand(executor.target<Strand>()->get_inner_executor().context(), std::move(bounds));
+  throw std::invalid_argument("make_strand: the executor is not an io_context's, nor a strand of one");
+}
 
 // The bounds of a coroutine running on `executor`, or nullptr for none.
 inline Bounds* bounds_of(const boost::asio::any_io_executor& executor) {
-  // Boost 1.74's target<T>() casts without looking at the type: ask for it first.
-  if (!executor || executor.target_type() != typeid(BoundedStrand)) return nullptr;
-  return executor.target<BoundedStrand>()->bounds();
+  if (!executor || executor.target_type() != typeid(Strand)) return nullptr;
+  return executor.target<Strand>()->bounds();
 }
 
 // For a route that runs long by design: the rest of the calling request waits as long as the

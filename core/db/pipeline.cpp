@@ -67,7 +67,7 @@ Error error_of(const PGresult* r, std::string_view what) {
 
 Pipeline::Pipeline(asio::any_io_executor executor, std::unique_ptr<Connection> conn, std::chrono::milliseconds timeout,
                    OnClosed on_closed)
-    : strand_(asio::make_strand(std::move(executor))),
+    : strand_(async::make_strand(executor)),
       conn_(std::move(conn)),
       timeout_(timeout),
       on_closed_(std::move(on_closed)) {

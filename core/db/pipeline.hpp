@@ -34,6 +34,7 @@
 //   the pool drops the connection and the next statement gets a fresh one.
 // - A prepare that fails fails its statement with the server's error; statements sent behind it
 //   under the same name get that error too (not "prepared statement does not exist").
+#include "core/async/bounded_executor.hpp"
 #include "core/db/connection.hpp"
 
 #include <boost/asio/strand.hpp>
@@ -99,7 +100,7 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   static boost::asio::awaitable<void> read(std::shared_ptr<Pipeline> self);
   static boost::asio::awaitable<void> flush(std::shared_ptr<Pipeline> self);
 
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  async::Strand strand_;  // without bounds: the reader serves every caller
   std::unique_ptr<Connection> conn_;
   const std::chrono::milliseconds timeout_;
   OnClosed on_closed_;

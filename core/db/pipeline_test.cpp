@@ -138,7 +138,7 @@ TEST_F(PoolPipelineTest, ARequestsBoundHoldsInAPipeline) {
                     .pipelines = 1,
                     .pipeline_stall = 60s});
   auto bounds = std::make_shared<async::Bounds>(async::Bounds{.database = 300ms, .database_grace = 100ms});
-  const async::BoundedStrand bounded(boost::asio::make_strand(io.executor()), bounds);
+  const auto bounded = async::make_strand(io.executor(), bounds);
   const auto on_bounded = [&](awaitable<void> work) {
     boost::asio::co_spawn(bounded, std::move(work), boost::asio::use_future).get();
   };

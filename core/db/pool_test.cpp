@@ -138,7 +138,7 @@ TEST_F(PoolTest, ARequestsBoundsCutItsWaitsShortUntilLifted) {
   // Each statement on a connection of its own: one sent into a pipeline keeps the pool's timeout.
   auto pool = make({.max_size = 2, .query_timeout = 60s, .sweep_interval = 20ms, .cancel_grace = 30s, .pipelines = 0});
   auto bounds = std::make_shared<async::Bounds>(async::Bounds{.database = 200ms, .database_grace = 100ms});
-  const async::BoundedStrand bounded(boost::asio::make_strand(io.executor()), bounds);
+  const auto bounded = async::make_strand(io.executor(), bounds);
   const auto on_bounded = [&](awaitable<void> work) {
     boost::asio::co_spawn(bounded, std::move(work), boost::asio::use_future).get();
   };
@@ -173,7 +173,7 @@ TEST_F(PoolTest, ARequestsBoundsCutItsWaitsShortUntilLifted) {
 TEST_F(PoolTest, ACallsWaitForAConnectionAndItsStatementShareTheBound) {
   auto pool = make({.max_size = 1, .query_timeout = 60s, .sweep_interval = 20ms, .pipelines = 0});
   auto bounds = std::make_shared<async::Bounds>(async::Bounds{.database = 1000ms, .database_grace = 100ms});
-  const async::BoundedStrand bounded(boost::asio::make_strand(io.executor()), bounds);
+  const auto bounded = async::make_strand(io.executor(), bounds);
   auto holder = boost::asio::co_spawn(
       io.executor(), [&]() -> awaitable<void> { co_await pool.query("SELECT pg_sleep(0.6)"); },
       boost::asio::use_future);

@@ -34,8 +34,8 @@ using asio::ip::tcp;
 // read by the accept loop, which picks a connection to close at the cap (`closing`: picked once);
 // the map that holds it is guarded by the server's mutex.
 struct Server::Connection {
-  explicit Connection(asio::strand<asio::any_io_executor> s) : strand(std::move(s)) {}
-  asio::strand<asio::any_io_executor> strand;
+  explicit Connection(async::Strand s) : strand(std::move(s)) {}
+  async::Strand strand;
   beast::tcp_stream* stream = nullptr;
   std::atomic<bool> busy{false};
   std::atomic<bool> closing{false};
@@ -70,7 +70,10 @@ std::size_t Server::open_connections() const {
 awaitable<void> Server::accept_loop() {
   while (!stopping_) {
     beast::error_code ec;
-    auto strand = asio::make_strand(executor_);
+    // The connection's socket, timers and coroutine run on one strand, which carries its request's
+    // bounds (the pool reads them), set anew for each request.
+    auto bounds = std::make_shared<async::Bounds>();
+    auto strand = async::make_strand(executor_, bounds);
     tcp::socket socket = co_await acceptor_.async_accept(strand, asio::redirect_error(use_awaitable, ec));
     if (ec) {
       if (stopping_ || ec == asio::error::operation_aborted) break;
@@ -89,21 +92,17 @@ awaitable<void> Server::accept_loop() {
       id = next_id_++;
       connections_.emplace(id, conn);
     }
-    // The connection's coroutine runs on an executor that carries its request's bounds (the pool
-    // reads them), set anew for each request.
-    auto bounds = std::make_shared<async::Bounds>();
-    asio::co_spawn(async::BoundedStrand(strand, bounds), serve(std::move(socket), conn, bounds),
-                   [this, id](std::exception_ptr e) {
-                     if (e) {
-                       try {
-                         std::rethrow_exception(e);
-                       } catch (const std::exception& ex) {
-                         log::error("connection failed", {{"error", ex.what()}});
-                       }
-                     }
-                     std::lock_guard lock(mutex_);
-                     connections_.erase(id);
-                   });
+    asio::co_spawn(strand, serve(std::move(socket), conn, bounds), [this, id](std::exception_ptr e) {
+      if (e) {
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+          log::error("connection failed", {{"error", ex.what()}});
+        }
+      }
+      std::lock_guard lock(mutex_);
+      connections_.erase(id);
+    });
   }
 }
 
