@@ -161,9 +161,11 @@ awaitable<Response> Server::reject(Request& req, Problem problem) const {
 namespace {
 
 // The request as handlers see it; `malformed_query` says the query string has a malformed
-// percent-escape (the route answers 400 after its access check: Router).
-Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer) {
-  const auto& msg = parser.get();
+// percent-escape (the route answers 400 after its access check: Router). The header's fields are
+// moved out of the parser, not copied: what the server reads of them (Expect, keep-alive) it reads
+// before.
+Request request_from(bhttp::request_parser<bhttp::string_body>& parser, const tcp::endpoint& peer) {
+  auto& msg = parser.get();
   Request req;
   req.method = msg.method();
   req.method_name = std::string(msg.method_string());
@@ -173,7 +175,7 @@ Request request_from(const bhttp::request_parser<bhttp::string_body>& parser, co
   auto query = parse_query(raw_query);
   req.malformed_query = !query.has_value();
   if (query) req.query = std::move(*query);
-  req.headers = msg.base();
+  req.headers = std::move(static_cast<bhttp::fields&>(msg.base()));
   req.remote_address = peer.address().to_string();
   return req;
 }
@@ -247,6 +249,8 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     stream.expires_after(options_.header_timeout);
     co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     conn->busy = !ec;
+    const bool asks_keep_alive = !ec && parser.get().keep_alive();
+    const bool expects_continue = !ec && iequals(parser.get()[bhttp::field::expect], "100-continue");
     *bounds = options_.request_bounds;  // a route that lifted them did so for its own request only
     std::optional<Problem> early;
     std::exception_ptr gate_failure;
@@ -282,7 +286,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
       if (!early && !gate_failure && length && *length > limit) early.emplace(too_large());
       if (!early && !gate_failure) {
         parser.body_limit(limit);
-        if (iequals(parser.get()[bhttp::field::expect], "100-continue")) {
+        if (expects_continue) {
           bhttp::response<bhttp::empty_body> cont{Status::continue_, 11};
           co_await bhttp::async_write(stream, cont, asio::redirect_error(use_awaitable, ec));
           if (ec) break;
@@ -302,7 +306,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     }
 
     if (req.method == Verb::unknown && req.method_name.empty()) req = request_from(parser, peer);
-    bool keep_alive = !early && !gate_failure && parser.get().keep_alive();
+    bool keep_alive = !early && !gate_failure && asks_keep_alive;
     Response res;
     stream.expires_never();  // the handler may take its time; the write has its own timeout
     if (gate_failure) {
@@ -324,8 +328,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     if (options_.observe) options_.observe(req, res);
 
     bhttp::response<bhttp::string_body> out{res.status, parser.get().version()};
-    for (const auto& field : res.headers)
-      out.insert(field.name_string(), field.value());  // insert: Set-Cookie may repeat
+    static_cast<bhttp::fields&>(out.base()) = std::move(res.headers);  // every field, a repeated Set-Cookie too
     out.body() = std::move(res.body);
     out.keep_alive(keep_alive);
     if (out.find(bhttp::field::content_length) == out.end() || !out.body().empty()) out.prepare_payload();

@@ -92,6 +92,46 @@ TEST_F(ServerTest, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_EQ(client.read_response().json()["word"], "fourth");
 }
 
+// The request's header fields reach the handler; the server itself honours Connection: close, an
+// HTTP/1.0 request without keep-alive and Expect: 100-continue; every field of the handler's
+// response is sent, a repeated Set-Cookie too.
+TEST_F(ServerTest, HeaderFieldsReachTheHandlerAndTheServerHonoursConnectionAndExpect) {
+  router.post("/fields", [](Request& req) -> awaitable<Response> {
+    auto res = Response::json({{"word", std::string(req.headers["X-Word"])}, {"body", req.body}});
+    res.headers.insert(bhttp::field::set_cookie, "a=1; Path=/");
+    res.headers.insert(bhttp::field::set_cookie, "b=2; Path=/");
+    co_return res;
+  });
+  const auto port = start();
+
+  HttpClient kept(port);
+  const auto res = kept.request("POST", "/fields", "hi", {{"X-Word", "w1"}});
+  EXPECT_EQ(res.status, 200u);
+  EXPECT_EQ(res.json()["word"], "w1");
+  EXPECT_EQ(res.header("set-cookie"), "a=1; Path=/\nb=2; Path=/");
+  EXPECT_EQ(kept.request("POST", "/fields", "hi", {{"X-Word", "again"}}).json()["word"], "again");  // still open
+
+  HttpClient closing(port);
+  const auto last = closing.request("POST", "/fields", "hi", {{"X-Word", "w2"}, {"Connection", "close"}});
+  EXPECT_EQ(last.json()["word"], "w2");
+  EXPECT_EQ(last.header("connection"), "close");
+  EXPECT_TRUE(closing.closed_by_server());
+
+  HttpClient old(port);
+  old.send_raw("POST /fields HTTP/1.0\r\nHost: x\r\nX-Word: w3\r\nContent-Length: 2\r\n\r\nhi");
+  EXPECT_EQ(old.read_response().json()["word"], "w3");
+  EXPECT_TRUE(old.closed_by_server());
+
+  HttpClient waiting(port);
+  waiting.send_raw("POST /fields HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+  EXPECT_EQ(waiting.read_response().status, 100u);
+  waiting.send_raw("hello");
+  const auto answered = waiting.read_response();
+  EXPECT_EQ(answered.status, 200u);
+  EXPECT_EQ(answered.json()["body"], "hello");
+  EXPECT_EQ(waiting.request("POST", "/fields", "hi", {{"X-Word", "again"}}).json()["word"], "again");
+}
+
 TEST_F(ServerTest, UnknownPathIs404Problem) {
   const auto res = core::testing::http(start(), "GET", "/nowhere");
   EXPECT_EQ(res.status, 404u);
