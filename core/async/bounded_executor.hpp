@@ -44,14 +44,13 @@ struct Bounds {
 
 // An Asio strand (the same implementation: strand_executor_service) on an io_context, in 16
 // bytes: one counted pointer to the strand's state (its queue, its io_context, its bounds) and the
-// two properties Asio requires of it at run time (blocking.never, relationship.continuation).
-// Asio's preference outstanding_work.tracked is declined (a preference may be): with it, the
-// executor itself would count as work of its io_context. What keeps an io_context running here is
-// the operation pending on it (a socket's wait, a timer, a posted handler) or the service's work
-// guard, as for a coroutine that waits for a pipeline's answer.
+// three properties Asio requires of it at run time: blocking.never, relationship.continuation and
+// outstanding_work.tracked (a tracked copy counts as work of the io_context while it exists, as
+// Asio's own executors do, so that run() does not return while a handler is due on it).
 class Strand {
   using Service = boost::asio::detail::strand_executor_service;
   using IoExecutor = boost::asio::io_context::executor_type;
+  using Tracked = boost::asio::execution::outstanding_work_t;
 
  public:
   using inner_executor_type = IoExecutor;
@@ -60,19 +59,26 @@ class Strand {
       : shared_(
             new Shared{{1}, &io, boost::asio::use_service<Service>(io).create_implementation(), std::move(bounds)}) {}
   Strand(const Strand& other) noexcept
-      : shared_(other.shared_), never_(other.never_), continuation_(other.continuation_) {
+      : shared_(other.shared_), never_(other.never_), continuation_(other.continuation_), tracked_(other.tracked_) {
     shared_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (tracked_) shared_->io->get_executor().on_work_started();
   }
   Strand(Strand&& other) noexcept
-      : shared_(std::exchange(other.shared_, nullptr)), never_(other.never_), continuation_(other.continuation_) {}
+      : shared_(std::exchange(other.shared_, nullptr)),
+        never_(other.never_),
+        continuation_(other.continuation_),
+        tracked_(std::exchange(other.tracked_, false)) {}
   Strand& operator=(Strand other) noexcept {
     std::swap(shared_, other.shared_);
-    never_ = other.never_;
-    continuation_ = other.continuation_;
+    std::swap(never_, other.never_);
+    std::swap(continuation_, other.continuation_);
+    std::swap(tracked_, other.tracked_);
     return *this;
   }
   ~Strand() {
-    if (shared_ && shared_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete shared_;
+    if (!shared_) return;
+    if (tracked_) shared_->io->get_executor().on_work_finished();
+    if (shared_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete shared_;
   }
 
   template <class F>
@@ -85,10 +91,21 @@ class Strand {
   auto query(const Property& p) const noexcept -> decltype(boost::asio::query(std::declval<const IoExecutor&>(), p)) {
     return boost::asio::query(get_inner_executor(), p);
   }
-  Strand require(boost::asio::execution::blocking_t::never_t) const noexcept { return with(true, continuation_); }
-  Strand require(boost::asio::execution::blocking_t::possibly_t) const noexcept { return with(false, continuation_); }
-  Strand require(boost::asio::execution::relationship_t::continuation_t) const noexcept { return with(never_, true); }
-  Strand require(boost::asio::execution::relationship_t::fork_t) const noexcept { return with(never_, false); }
+  Tracked query(Tracked) const noexcept { return tracked_ ? Tracked(Tracked::tracked) : Tracked(Tracked::untracked); }
+  Strand require(boost::asio::execution::blocking_t::never_t) const noexcept {
+    return with(true, continuation_, tracked_);
+  }
+  Strand require(boost::asio::execution::blocking_t::possibly_t) const noexcept {
+    return with(false, continuation_, tracked_);
+  }
+  Strand require(boost::asio::execution::relationship_t::continuation_t) const noexcept {
+    return with(never_, true, tracked_);
+  }
+  Strand require(boost::asio::execution::relationship_t::fork_t) const noexcept {
+    return with(never_, false, tracked_);
+  }
+  Strand require(Tracked::tracked_t) const noexcept { return with(never_, continuation_, true); }
+  Strand require(Tracked::untracked_t) const noexcept { return with(never_, continuation_, false); }
 
   // The same strand (the same queue), whatever properties each was required with.
   friend bool operator==(const Strand& a, const Strand& b) noexcept { return a.shared_ == b.shared_; }
@@ -112,16 +129,24 @@ class Strand {
     std::shared_ptr<Bounds> bounds;
   };
 
-  Strand with(bool never, bool continuation) const noexcept {
+  Strand with(bool never, bool continuation, bool tracked) const noexcept {
     Strand copy(*this);
     copy.never_ = never;
     copy.continuation_ = continuation;
+    if (tracked != copy.tracked_) {
+      if (tracked)
+        shared_->io->get_executor().on_work_started();
+      else
+        shared_->io->get_executor().on_work_finished();
+      copy.tracked_ = tracked;
+    }
     return copy;
   }
 
   Shared* shared_;
   bool never_ = false;
   bool continuation_ = false;
+  bool tracked_ = false;
 };
 
 static_assert(sizeof(Strand) <= sizeof(std::shared_ptr<void>), "kept in place by any_io_executor");

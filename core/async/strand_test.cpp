@@ -88,3 +88,30 @@ TEST(Strand, CarriesItsBoundsToTheCoroutinesOnIt) {
   EXPECT_EQ(seen_after.count(), 1234);
   EXPECT_TRUE(plain_has_none);
 }
+
+// A coroutine on a strand counts as work of its io_context while it lives (Asio asks its executor
+// for outstanding_work.tracked): run() waits for it, also while it waits for something that is not
+// an operation of the io_context, such as another thread's answer.
+TEST(Strand, ACoroutineOnItKeepsItsIoContextRunning) {
+  asio::io_context io;
+  std::thread answerer;
+  bool finished = false;
+  asio::co_spawn(
+      core::async::make_strand(io.get_executor()),
+      [&]() -> asio::awaitable<void> {
+        co_await asio::async_initiate<const asio::use_awaitable_t<>&, void()>(
+            [&](auto handler) {
+              answerer = std::thread([h = std::move(handler)]() mutable {
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                const auto executor = asio::get_associated_executor(h);
+                asio::post(executor, std::move(h));
+              });
+            },
+            asio::use_awaitable);
+        finished = true;
+      },
+      asio::detached);
+  io.run();
+  answerer.join();
+  EXPECT_TRUE(finished);
+}
