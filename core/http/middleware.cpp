@@ -16,7 +16,15 @@ awaitable<Response> Pipeline::run(Request& req, const Handler& endpoint) const {
 
 awaitable<Response> Pipeline::step(std::size_t i, Request& req, const Handler& endpoint) const {
   if (i == middleware_.size()) co_return co_await endpoint(req);
-  const Handler next = [this, i, &endpoint](Request& r) { return step(i + 1, r, endpoint); };
+  // The rest of the chain, reached through one pointer to this frame: a lambda of one word is
+  // kept inside the std::function, where one of three words (this, i, &endpoint) took an
+  // allocation of its own at every step of every request.
+  const struct Rest {
+    const Pipeline* pipeline;
+    std::size_t i;
+    const Handler* endpoint;
+  } rest{this, i + 1, &endpoint};
+  const Handler next = [r = &rest](Request& q) { return r->pipeline->step(r->i, q, *r->endpoint); };
   co_return co_await middleware_[i](req, next);
 }
 
