@@ -37,7 +37,6 @@
 #include "core/async/bounded_executor.hpp"
 #include "core/db/connection.hpp"
 
-
 #include <atomic>
 #include <deque>
 #include <functional>
