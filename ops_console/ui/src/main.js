@@ -1,7 +1,7 @@
 // The console's UI: finds out who is signed in, then shows the page the URL's fragment names.
 // Without a session: first-login setup while no user exists, sign-in otherwise (and back to the
 // page after it). See ../README.md for how pages are made.
-import { html, render, useEffect, useRef, useState } from './lib/html.js';
+import { html, render, useEffect, useLayoutEffect, useRef, useState } from './lib/html.js';
 import { api, onSessionEnded } from './lib/api.js';
 import { applyPreferences, loadMe } from './lib/session.js';
 import { currentHref, navigate, useRoute } from './lib/router.js';
@@ -82,9 +82,10 @@ function App() {
     start();
   }, []);
 
-  // the page's title names where the user is
+  // the page's title names where the user is; set in the commit that shows the page, so the title
+  // never names the page before it (an effect would set it a frame later)
   const page = PAGES.find((p) => p.path === route.path);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const name = route.path === '/sign-in' ? 'Sign in' : route.path === '/setup' ? 'Set up'
       : route.path === KIOSK.path ? 'Wall display' : page?.title;
     document.title = name ? `${name} · Ops console` : 'Ops console';
