@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -106,9 +108,19 @@ void Connection::rebind_socket() {
 awaitable<void> Connection::wait(Wait what) {
   if (!socket_) throw Unavailable("database connection has no socket");
   boost::system::error_code ec;
-  co_await socket_->async_wait(
-      what == Wait::read ? asio::posix::descriptor_base::wait_read : asio::posix::descriptor_base::wait_write,
-      asio::redirect_error(use_awaitable, ec));
+  if (what == Wait::read) {
+    co_await socket_->async_wait(asio::posix::descriptor_base::wait_read, asio::redirect_error(use_awaitable, ec));
+  } else {
+    // Asio's epoll reactor keeps EPOLLOUT in a descriptor's registration once it has waited for
+    // writing, and re-arms every registered event with each later wait. Were the connect's waits
+    // for writing made on socket_, each wait for an answer after them would also end in a
+    // wake-up for writability that nobody asked for. So a wait for writing (connecting, or a
+    // full send buffer: both rare) has a descriptor of its own, closed when it ends.
+    const int fd = ::dup(socket_fd_);
+    if (fd < 0) throw Unavailable("database socket: " + std::string(std::strerror(errno)));
+    asio::posix::stream_descriptor writable(socket_->get_executor(), fd);
+    co_await writable.async_wait(asio::posix::descriptor_base::wait_write, asio::redirect_error(use_awaitable, ec));
+  }
   if (ec && ec != asio::error::operation_aborted) throw Unavailable("database socket: " + ec.message());
 }
 

@@ -192,6 +192,26 @@ TEST_F(PoolPipelineTest, TransactionsAreNotStarvedByAPipeline) {
   EXPECT_EQ(pool.stats().acquire_timeouts, 0u);
 }
 
+TEST_F(PoolPipelineTest, AStatementLargerThanTheSocketsBuffersIsSentWholeInAPipelineAndInATransaction) {
+  // 24 MiB: more than loopback's send and receive buffers together, so libpq's send stops short
+  // and the rest waits for the socket to be writable (a wait on a descriptor of its own, see
+  // Connection::wait) in both paths: the pipeline's flusher and a transaction's flush.
+  auto pool = make({.max_size = 2, .pipelines = 1});
+  const std::string big(24u << 20, 'x');
+  const auto piped = spawn(pool, "SELECT length($1::text) AS n", db::params(big)).get();
+  EXPECT_EQ(piped.front().get<std::int64_t>("n"), std::int64_t{24} << 20);
+  auto transaction = [&pool, &big]() -> awaitable<std::int64_t> {  // named: the coroutine refers to its capture
+    auto t = co_await pool.begin();
+    const auto rows = co_await t.query("SELECT length($1::text) + 1 AS n", big);
+    co_await t.commit();
+    co_return rows.front().get<std::int64_t>("n");
+  };
+  EXPECT_EQ(boost::asio::co_spawn(io.executor(), transaction(), boost::asio::use_future).get(),
+            (std::int64_t{24} << 20) + 1);
+  // and the connections still answer small statements after it
+  EXPECT_EQ(spawn(pool, "SELECT $1::int AS v", db::params(7)).get().front().get<int>("v"), 7);
+}
+
 TEST(PoolPipeline, TheServerRestartingMidPipelineIsUnavailableAndTheNextCallSucceeds) {
   core::testing::TempCluster cluster;
   core::testing::IoThreads io;
