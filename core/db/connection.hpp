@@ -99,7 +99,7 @@ class Connection {
   boost::asio::any_io_executor executor_;
   PGconn* conn_;
   std::shared_ptr<PGcancel> cancel_;
-  std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;
+  std::unique_ptr<boost::asio::posix::stream_descriptor> socket_;  // a dup of libpq's, waited on for reading only
   int socket_fd_ = -1;
   struct StringHash {
     using is_transparent = void;
