@@ -30,11 +30,15 @@ Router& Router::operator=(Router&&) noexcept = default;
 
 namespace {
 
-std::vector<std::string_view> segments_of(std::string_view path) {
-  if (path.empty() || path.front() != '/') return {};
-  auto parts = split(path.substr(1), '/');
-  if (parts.size() == 1 && parts[0].empty()) parts.clear();  // "/" itself
-  return parts;
+// The segments of a path that starts with '/', in order; "/" itself has none. Views into `path`.
+template <class Each>
+void for_each_segment(std::string_view path, Each&& each) {
+  if (path.size() <= 1) return;
+  for (std::string_view rest = path.substr(1);;) {
+    const auto slash = rest.find('/');
+    if (!each(rest.substr(0, slash)) || slash == std::string_view::npos) return;
+    rest.remove_prefix(slash + 1);
+  }
 }
 
 std::pair<std::string, ParamType> parse_param(std::string_view seg, std::string_view tmpl) {
@@ -84,7 +88,7 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
     throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
   Node* node = root_.get();
   std::vector<std::pair<std::string, ParamType>> typed;
-  for (auto seg : segments_of(tmpl)) {
+  for_each_segment(tmpl, [&](std::string_view seg) {
     if (seg.size() >= 2 && seg.front() == '{' && seg.back() == '}') {
       auto [name, type] = parse_param(seg, tmpl);
       if (type != ParamType::text) typed.emplace_back(name, type);
@@ -101,7 +105,8 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
       if (!child) child = std::make_unique<Node>();
       node = child.get();
     }
-  }
+    return true;
+  });
   handler = with_checked_params(std::move(typed), std::move(handler));
   if (guard) handler = guard(std::move(handler));
   if (!node->handlers.emplace(method, Node::Route{std::move(handler), static_cast<int>(routes_.size())}).second)
@@ -119,7 +124,7 @@ void Router::gate_body(Verb method, std::string path, BodyGate gate) {
 }
 
 const Router::BodyGate* Router::body_gate(const Request& req) const {
-  const auto it = gates_.find({req.method, req.path});
+  const auto it = gates_.find(std::pair<Verb, std::string_view>(req.method, req.path));
   return it == gates_.end() ? nullptr : &it->second;
 }
 
@@ -134,21 +139,29 @@ const Router::Node* Router::walk(std::string_view path, std::vector<std::pair<co
   malformed = false;
   if (path.empty() || path.front() != '/') return nullptr;
   const Node* node = root_.get();
-  for (auto raw : segments_of(path)) {
-    auto seg = url_decode(raw, false);
-    if (!seg) {
-      malformed = true;
-      return nullptr;
+  std::string decoded;  // a segment with a percent-escape, decoded; the others are used as they are
+  for_each_segment(path, [&](std::string_view raw) {
+    std::string_view seg = raw;
+    if (raw.find('%') != std::string_view::npos) {
+      auto d = url_decode(raw, false);
+      if (!d) {
+        malformed = true;
+        node = nullptr;
+        return false;
+      }
+      decoded = std::move(*d);
+      seg = decoded;
     }
-    if (auto it = node->literals.find(*seg); it != node->literals.end()) {
+    if (auto it = node->literals.find(seg); it != node->literals.end()) {
       node = it->second.get();
-    } else if (node->param && !seg->empty()) {
-      if (params) params->emplace_back(node, std::move(*seg));
+    } else if (node->param && !seg.empty()) {
+      if (params) params->emplace_back(node, std::string(seg));
       node = node->param.get();
     } else {
-      return nullptr;
+      node = nullptr;
     }
-  }
+    return node != nullptr;
+  });
   return node;
 }
 

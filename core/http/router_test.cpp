@@ -143,6 +143,28 @@ TEST(Router, ParametersArePercentDecoded) {
   EXPECT_EQ(problem_of(sample(), request(Verb::put, "/api/v1/senders/%zz")).status(), Status::bad_request);
 }
 
+TEST(Router, EachSegmentIsMatchedDecodedAndAnEmptyOneMatchesNothing) {
+  const auto r = sample();
+  EXPECT_EQ(call(r, request(Verb::get, "/"))["handler"], "root");
+  // a percent-escaped literal is the literal; an escaped slash stays inside its segment
+  EXPECT_EQ(call(r, request(Verb::get, "/api/v1/%6Cog/stats"))["handler"], "stats");
+  EXPECT_EQ(call(r, request(Verb::put, "/api/v1/senders/a%2Fb"))["params"]["id"], "a/b");
+  for (const char* path : {"//", "/api//log", "/api/v1/senders//", "/api/v1/log/stats/"})
+    EXPECT_EQ(problem_of(r, request(Verb::get, path)).status(), Status::not_found) << path;
+  EXPECT_EQ(r.route_of(request(Verb::get, "/api/v1/%6Cog/stats")), r.route_of(request(Verb::get, "/api/v1/log/stats")));
+  EXPECT_EQ(r.route_of(request(Verb::get, "/api/v1/log/%zz")), -1);
+}
+
+TEST(Router, ABodyGateIsFoundByItsMethodAndExactPath) {
+  Router r = sample();
+  r.gate_body(Verb::post, "/api/v1/senders", {.limit = 10});
+  ASSERT_NE(r.body_gate(request(Verb::post, "/api/v1/senders")), nullptr);
+  EXPECT_EQ(r.body_gate(request(Verb::post, "/api/v1/senders"))->limit, 10u);
+  EXPECT_EQ(r.body_gate(request(Verb::put, "/api/v1/senders")), nullptr);
+  EXPECT_EQ(r.body_gate(request(Verb::post, "/api/v1/senders/x")), nullptr);
+  EXPECT_EQ(r.body_gate(request(Verb::post, "/api/v1/sender")), nullptr);
+}
+
 TEST(Router, RejectsBadRegistrations) {
   Router r;
   r.get("/a/{id}", says("x"));
