@@ -14,19 +14,14 @@ using boost::asio::awaitable;
 
 awaitable<Response> Pipeline::run(Request& req, const Handler& endpoint) const { return step(0, req, endpoint); }
 
+// Not coroutines: each returns the awaitable of the middleware (or endpoint) it hands over to, whose
+// frame holds its `Next` by value.
 awaitable<Response> Pipeline::step(std::size_t i, Request& req, const Handler& endpoint) const {
-  if (i == middleware_.size()) co_return co_await endpoint(req);
-  // The rest of the chain, reached through one pointer to this frame: a lambda of one word is
-  // kept inside the std::function, where one of three words (this, i, &endpoint) took an
-  // allocation of its own at every step of every request.
-  const struct Rest {
-    const Pipeline* pipeline;
-    std::size_t i;
-    const Handler* endpoint;
-  } rest{this, i + 1, &endpoint};
-  const Handler next = [r = &rest](Request& q) { return r->pipeline->step(r->i, q, *r->endpoint); };
-  co_return co_await middleware_[i](req, next);
+  if (i == middleware_.size()) return endpoint(req);
+  return middleware_[i](req, Next(this, i + 1, &endpoint));
 }
+
+awaitable<Response> Next::operator()(Request& req) const { return pipeline_->step(i_, req, *endpoint_); }
 
 namespace {
 
@@ -49,7 +44,7 @@ std::string next_request_id() {
 }  // namespace
 
 Middleware request_id() {
-  return [](Request& req, const Handler& next) -> awaitable<Response> {
+  return [](Request& req, Next next) -> awaitable<Response> {
     const auto given = req.header("X-Request-Id");
     req.request_id = acceptable_request_id(given) ? std::string(given) : next_request_id();
     Response res = co_await next(req);
@@ -59,7 +54,7 @@ Middleware request_id() {
 }
 
 Middleware access_log() {
-  return [](Request& req, const Handler& next) -> awaitable<Response> {
+  return [](Request& req, Next next) -> awaitable<Response> {
     Response res = co_await next(req);
     const auto elapsed = std::chrono::steady_clock::now() - req.received_at;
     log::access({.method = req.method_name,
@@ -73,7 +68,7 @@ Middleware access_log() {
 }
 
 Middleware problems() {
-  return [](Request& req, const Handler& next) -> awaitable<Response> {
+  return [](Request& req, Next next) -> awaitable<Response> {
     // A coroutine cannot co_await inside a catch block, so the outcome is captured first.
     std::optional<Problem> problem;
     try {
@@ -135,7 +130,7 @@ bool changes_state(Verb method) { return method != Verb::get && method != Verb::
 }  // namespace
 
 Middleware same_origin_writes() {
-  return [](Request& req, const Handler& next) -> awaitable<Response> {
+  return [](Request& req, Next next) -> awaitable<Response> {
     if (changes_state(req.method)) {
       const auto origin = req.header("Origin");
       bool cross_site = req.header("Sec-Fetch-Site") == "cross-site";

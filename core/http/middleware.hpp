@@ -5,14 +5,38 @@
 //   Pipeline pipeline{request_id(), access_log(), problems(), <service middleware>...};
 //   co_await pipeline.run(req, router);
 //
-// A middleware gets the request and `next` (the rest of the chain and the endpoint).
+// A middleware gets the request and `next` (the rest of the chain and the endpoint), by value:
+//
+//   [](Request& req, Next next) -> awaitable<Response> { ...; co_return co_await next(req); }
 #include "core/http/message.hpp"
 
 #include <vector>
 
 namespace core::http {
 
-using Middleware = std::function<boost::asio::awaitable<Response>(Request&, const Handler& next)>;
+class Pipeline;
+
+// The rest of the chain after a middleware: three words, kept in the middleware's own coroutine
+// frame (so a step of the chain is one frame, not two). Move-only, so that it cannot turn into a
+// `const Handler&` parameter by accident: that would be a temporary std::function, gone before the
+// middleware's coroutine first runs.
+class Next {
+ public:
+  Next(Next&&) noexcept = default;
+  Next(const Next&) = delete;
+  Next& operator=(const Next&) = delete;
+  boost::asio::awaitable<Response> operator()(Request& req) const;
+
+ private:
+  friend class Pipeline;
+  Next(const Pipeline* pipeline, std::size_t i, const Handler* endpoint)
+      : pipeline_(pipeline), i_(i), endpoint_(endpoint) {}
+  const Pipeline* pipeline_;
+  std::size_t i_;
+  const Handler* endpoint_;
+};
+
+using Middleware = std::function<boost::asio::awaitable<Response>(Request&, Next next)>;
 
 class Pipeline {
  public:
@@ -20,9 +44,11 @@ class Pipeline {
   Pipeline(std::initializer_list<Middleware> mw) : middleware_(mw) {}
   void add(Middleware m) { middleware_.push_back(std::move(m)); }
 
+  // `endpoint` lives until the returned awaitable has completed.
   boost::asio::awaitable<Response> run(Request& req, const Handler& endpoint) const;
 
  private:
+  friend class Next;
   boost::asio::awaitable<Response> step(std::size_t i, Request& req, const Handler& endpoint) const;
   std::vector<Middleware> middleware_;
 };

@@ -41,8 +41,7 @@ std::string access_of(std::string_view path) {
 }
 
 core::http::Middleware bearer_auth(std::vector<std::string> keys) {
-  return [keys = std::move(keys)](core::http::Request& req,
-                                  const core::http::Handler& next) -> awaitable<core::http::Response> {
+  return [keys = std::move(keys)](core::http::Request& req, core::http::Next next) -> awaitable<core::http::Response> {
     if (protected_path(req.path)) {
       const auto header = req.header("Authorization");
       if (header.empty())
