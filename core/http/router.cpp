@@ -88,8 +88,11 @@ void Router::add(Verb method, std::string_view tmpl, Handler handler, std::strin
     throw std::invalid_argument("route must start with '/': " + std::string(tmpl));
   Node* node = root_.get();
   std::vector<std::pair<std::string, ParamType>> typed;
+  std::size_t params = 0;
   for_each_segment(tmpl, [&](std::string_view seg) {
     if (seg.size() >= 2 && seg.front() == '{' && seg.back() == '}') {
+      if (++params > kMaxParams)
+        throw std::invalid_argument("more than " + std::to_string(kMaxParams) + " parameters in " + std::string(tmpl));
       auto [name, type] = parse_param(seg, tmpl);
       if (type != ParamType::text) typed.emplace_back(name, type);
       if (!node->param) {
@@ -134,8 +137,7 @@ std::size_t Router::largest_gated_body() const {
   return largest;
 }
 
-const Router::Node* Router::walk(std::string_view path, std::vector<std::pair<const Node*, std::string>>* params,
-                                 bool& malformed) const {
+const Router::Node* Router::walk(std::string_view path, Params* params, bool& malformed) const {
   malformed = false;
   if (path.empty() || path.front() != '/') return nullptr;
   const Node* node = root_.get();
@@ -155,7 +157,7 @@ const Router::Node* Router::walk(std::string_view path, std::vector<std::pair<co
     if (auto it = node->literals.find(seg); it != node->literals.end()) {
       node = it->second.get();
     } else if (node->param && !seg.empty()) {
-      if (params) params->emplace_back(node, std::string(seg));
+      if (params) params->items[params->size++] = {node, raw};  // at most kMaxParams: add() saw to it
       node = node->param.get();
     } else {
       node = nullptr;
@@ -178,7 +180,7 @@ auto route_for(const Routes& routes, Verb method) {
 }  // namespace
 
 const Handler& Router::resolve(Request& req) const {
-  std::vector<std::pair<const Node*, std::string>> params;  // owner node, decoded value
+  Params params;
   bool malformed = false;
   const Node* node = walk(req.path, &params, malformed);
   if (malformed) throw Problem::bad_request("the request path has a malformed percent-escape");
@@ -189,7 +191,12 @@ const Handler& Router::resolve(Request& req) const {
     throw Problem(Status::method_not_allowed, "method-not-allowed", req.method_name + " is not allowed on " + req.path)
         .with_header(bhttp::field::allow, allow_header(node->handlers));
 
-  for (auto& [owner, value] : params) req.params[owner->param_name] = std::move(value);
+  for (std::size_t i = 0; i < params.size; ++i) {
+    const auto& [owner, raw] = params.items[i];
+    // decoded once more where it holds an escape: walk() has seen that it decodes
+    req.params[owner->param_name] =
+        raw.find('%') == std::string_view::npos ? std::string(raw) : *url_decode(raw, false);
+  }
   req.route = it->second.index;
   return it->second.handler;
 }

@@ -13,6 +13,7 @@
 
 #include <boost/asio/awaitable.hpp>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -91,11 +92,21 @@ class Router {
 
  private:
   struct Node;
+  // A route has at most this many parameters (add() refuses more), so that finding a request's
+  // route needs no allocation until its values are stored in Request::params.
+  static constexpr std::size_t kMaxParams = 8;
+  struct Params {
+    struct Param {
+      const Node* owner;
+      std::string_view raw;  // the segment as sent (a view into the path), not yet decoded
+    };
+    std::array<Param, kMaxParams> items;
+    std::size_t size = 0;
+  };
   // The node `path` leads to (a literal segment before a parameter), or nullptr; `malformed` says
   // a segment's percent-escape did not decode. `params`, when given, takes each parameter's owner
-  // and decoded value. The one matching rule of resolve() and route_of().
-  const Node* walk(std::string_view path, std::vector<std::pair<const Node*, std::string>>* params,
-                   bool& malformed) const;
+  // and segment. The one matching rule of resolve() and route_of().
+  const Node* walk(std::string_view path, Params* params, bool& malformed) const;
   std::unique_ptr<Node> root_;
   std::vector<RouteInfo> routes_;
   // By method and path; found with a view of the request's path, without copying it.

@@ -172,4 +172,17 @@ TEST(Router, RejectsBadRegistrations) {
   EXPECT_THROW(r.get("/a/{other}/b", says("y")), std::invalid_argument);
   EXPECT_THROW(r.get("/b/{id:float}", says("y")), std::invalid_argument);
   EXPECT_THROW(r.get("no-slash", says("y")), std::invalid_argument);
+  // at most Router::kMaxParams (8) parameters, which a request's walk holds without allocating
+  EXPECT_NO_THROW(r.get("/c/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}", says("eight")));
+  EXPECT_THROW(r.get("/d/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}/{i}", says("nine")), std::invalid_argument);
+}
+
+TEST(Router, EightParametersAreEachDecoded) {
+  Router r;
+  r.get("/c/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}", says("eight"));
+  const auto res = call(r, request(Verb::get, "/c/1/2/3/4/5/6/7/%38%20"));
+  EXPECT_EQ(res["handler"], "eight");
+  EXPECT_EQ(res["params"],
+            (nlohmann::json{
+                {"a", "1"}, {"b", "2"}, {"c", "3"}, {"d", "4"}, {"e", "5"}, {"f", "6"}, {"g", "7"}, {"h", "8 "}}));
 }
