@@ -193,9 +193,7 @@ const Handler& Router::resolve(Request& req) const {
 
   for (std::size_t i = 0; i < params.size; ++i) {
     const auto& [owner, raw] = params.items[i];
-    // decoded once more where it holds an escape: walk() has seen that it decodes
-    req.params[owner->param_name] =
-        raw.find('%') == std::string_view::npos ? std::string(raw) : *url_decode(raw, false);
+    req.params[owner->param_name] = *url_decode(raw, false);  // walk() has seen that it decodes
   }
   req.route = it->second.index;
   return it->second.handler;
