@@ -182,8 +182,11 @@ Response MimecastFake::issue_token(const Request& req) {
                   "The request must be a form with grant_type, client_id and client_secret.");
   if (field("grant_type") != "client_credentials")
     return refuse(Status::bad_request, "unsupported_grant_type", "Only the client_credentials grant is supported.");
-  if (field("client_id") != options_.client_id ||
-      !core::constant_time_equals(field("client_secret"), options_.client_secret))
+  const auto other = options_.other_clients.find(field("client_id"));
+  const std::string* secret = field("client_id") == options_.client_id ? &options_.client_secret
+                              : other != options_.other_clients.end()  ? &other->second
+                                                                       : nullptr;
+  if (!secret || !core::constant_time_equals(field("client_secret"), *secret))
     return refuse(Status::unauthorized, "invalid_client", "Client authentication failed: invalid client credentials.");
 
   std::string token = core::random_base64url(36);
@@ -191,9 +194,9 @@ Response MimecastFake::issue_token(const Request& req) {
   {
     std::lock_guard lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
-    std::erase_if(tokens_, [&](const auto& t) { return t.second <= now; });
+    std::erase_if(tokens_, [&](const auto& t) { return t.second.expiry <= now; });
     lifetime = token_lifetime_;
-    tokens_[token] = now + std::chrono::seconds(lifetime);
+    tokens_[token] = {now + std::chrono::seconds(lifetime), field("client_id")};
     ++tokens_issued_;
   }
   return Response::json({{"access_token", token}, {"token_type", "Bearer"}, {"expires_in", lifetime}});
@@ -201,11 +204,11 @@ Response MimecastFake::issue_token(const Request& req) {
 
 // --- the gate ---
 
-bool MimecastFake::authorised(const Request& req) const {
+const MimecastFake::Issued* MimecastFake::authorised(const Request& req) const {
   const auto token = core::http::bearer_token(req.header("authorization"));
-  if (!token) return false;
+  if (!token) return nullptr;
   const auto it = tokens_.find(std::string(*token));
-  return it != tokens_.end() && std::chrono::steady_clock::now() < it->second;
+  return it != tokens_.end() && std::chrono::steady_clock::now() < it->second.expiry ? &it->second : nullptr;
 }
 
 awaitable<std::optional<Response>> MimecastFake::gate(Request& req, const std::string& endpoint) {
@@ -216,12 +219,14 @@ awaitable<std::optional<Response>> MimecastFake::gate(Request& req, const std::s
     ++requests_;
     ++calls_[endpoint];
     faults.echo = faults_.echo;
-    allowed = authorised(req);
+    const Issued* issued = authorised(req);
+    allowed = issued != nullptr;
     if (!allowed) {
       ++unauthorised_;
     } else {
       faults = faults_;
-      const bool applies = faults_.endpoint.empty() || faults_.endpoint == endpoint;
+      const bool applies = (faults_.endpoint.empty() || faults_.endpoint == endpoint) &&
+                           (faults_.client_id.empty() || faults_.client_id == issued->client_id);
       if (applies) {
         if (faults_.throttle > 0) {
           --faults_.throttle, throttle = true, ++throttled_;

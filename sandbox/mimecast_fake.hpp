@@ -111,19 +111,23 @@
 // throttle (the next N calls answer 429), retry_after (seconds), server_errors (the next N answer `status`),
 // latency_ms (added to each call; up to 600,000, so a console's 20-second timeout can be tested),
 // latency_calls (0: every call; N: only the next N), endpoint (when set, e.g. "/api/gateway/hold-release",
-// only calls of that path get the faults). The echo switch (echo_credentials, error_padding: echo.hpp)
-// applies to the token too: a refused token quotes the client_secret received, an API call's 401 and fault
-// error the bearer token, in the gateway error's message.
+// only calls of that path get the faults), client_id (when set, only calls whose token was issued to that
+// client: one Mimecast account failing while another works, as a console with two tenants sees it). The
+// echo switch (echo_credentials, error_padding: echo.hpp) applies to the token too: a refused token quotes
+// the client_secret received, an API call's 401 and fault error the bearer token, in the gateway error's
+// message.
 //
-// Registered client (MimecastFakeOptions): client_id "sandbox-mailsec", secret "sandbox-mailsec-secret"; the
-// app's API user (the "caller") is helpdesk@northwind-it.example, an administrator until set_admin(false).
+// Registered clients (MimecastFakeOptions): client_id "sandbox-mailsec", secret "sandbox-mailsec-secret", and
+// "sandbox-mailsec-lab" / "sandbox-mailsec-lab-secret", a second account's API application (a console's second
+// tenant) that shares this fake's rows; the app's API user (the "caller") is helpdesk@northwind-it.example, an
+// administrator until set_admin(false).
 //
 // Control routes (tests in other processes, the demo), under /_sandbox/mimecast:
 //   POST /_sandbox/mimecast/reset     forget tokens, rows, switches and counters (admin again)
 //   POST /_sandbox/mimecast/seed      {seed, held, tracked, users, days} → 201 {held, tracked, events, users}:
 //                                     replaces every row (mimecast_seed.hpp; defaults 1, 150, 200, 12, 7)
 //   PUT  /_sandbox/mimecast/faults    {throttle, retry_after, server_errors, status, latency_ms, latency_calls,
-//                                     endpoint, echo_credentials, error_padding}
+//                                     endpoint, client_id, echo_credentials, error_padding}
 //   PUT  /_sandbox/mimecast/admin     {admin: false}: the caller is not an administrator (true: it is again)
 //   PUT  /_sandbox/mimecast/token     {expires_in}: the lifetime of tokens issued from now on
 //   GET  /_sandbox/mimecast/stats     {requests, token_requests, tokens_issued, refused_tokens, unauthorized,
@@ -158,6 +162,8 @@ namespace sandbox {
 struct MimecastFakeOptions {
   std::string client_id = "sandbox-mailsec";
   std::string client_secret = "sandbox-mailsec-secret";
+  std::map<std::string, std::string> other_clients = {  // client id → secret: other accounts' applications
+      {"sandbox-mailsec-lab", "sandbox-mailsec-lab-secret"}};
   std::string caller_email = "helpdesk@northwind-it.example";  // the app's API user
   std::string account_id = "CDE22A102";                        // accountId in SIEM events
   int token_lifetime = 1800;                                   // seconds
@@ -171,6 +177,7 @@ struct MimecastFaults {
   std::chrono::milliseconds latency{0};  // added to API calls
   int latency_calls = 0;                 // 0: every call; N: only the next N calls
   std::string endpoint;                  // when set ("/api/gateway/hold-release"), only calls of this path
+  std::string client_id;                 // when set, only calls whose token was issued to this client
   EchoSwitch echo;                       // errors quote the token or client secret received (echo.hpp)
 };
 
@@ -197,6 +204,10 @@ class MimecastFake {
   std::vector<std::string> echoed() const { return echoes_.values(); }  // what errors quoted (echo.hpp)
 
  private:
+  struct Issued {  // a token's
+    std::chrono::steady_clock::time_point expiry;
+    std::string client_id;
+  };
   // An API handler: the one data item of the request and its meta; under mutex_. It answers the whole
   // response (the envelope included) so it can also answer a fail entry or a 403.
   struct Call {
@@ -217,13 +228,13 @@ class MimecastFake {
   boost::asio::awaitable<std::optional<core::http::Response>> gate(core::http::Request& req,
                                                                    const std::string& endpoint);
   core::http::Response issue_token(const core::http::Request& req);
-  bool authorised(const core::http::Request& req) const;  // callers hold mutex_
-  std::string next_id(const char* prefix);                // callers hold mutex_
+  const Issued* authorised(const core::http::Request& req) const;  // a live token's issue, or null; under mutex_
+  std::string next_id(const char* prefix);                         // callers hold mutex_
 
   MimecastFakeOptions options_;
   mutable std::mutex mutex_;
   mimecast::Data data_;
-  std::unordered_map<std::string, std::chrono::steady_clock::time_point> tokens_;  // → expiry
+  std::unordered_map<std::string, Issued> tokens_;
   int token_lifetime_;
   bool admin_ = true;
   MimecastFaults faults_;

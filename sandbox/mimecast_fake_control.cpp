@@ -71,6 +71,7 @@ void MimecastFake::install_control(core::http::Router& router) {
     f.endpoint = text(body, "endpoint");
     if (!f.endpoint.empty() && !f.endpoint.starts_with("/"))
       co_return mimecast_bad_request("endpoint is a path such as /api/gateway/get-hold-message-list");
+    f.client_id = text(body, "client_id");
     set_faults(f);
     co_return Response::empty();
   });

@@ -376,14 +376,37 @@ TEST_F(MimecastFakeTest, ThrottlesFailsAndStallsWhenAsked) {
             204u);
   EXPECT_EQ(call("/api/gateway/get-hold-message-list", {{"admin", true}}).status, 200u);
   EXPECT_EQ(call("/api/gateway/hold-release", {{"id", "x"}}).status, 503u);
+  // Faults for one client leave another client's calls alone (a console's second tenant: its own account).
+  const auto lab = token_call(
+      "grant_type=client_credentials&client_id=sandbox-mailsec-lab&client_secret=sandbox-mailsec-lab-secret");
+  ASSERT_EQ(lab.status, 200u) << lab.body;
+  const std::string lab_bearer = lab.json()["access_token"];
+  const auto lab_call = [&] {
+    return http(fakes.port(), "POST", "/mimecast/api/gateway/get-hold-message-list",
+                json{{"data", json::array({{{"admin", true}}})}}.dump(),
+                {{"Authorization", "Bearer " + lab_bearer}, {"Content-Type", "application/json"}});
+  };
+  ASSERT_EQ(
+      http(fakes.port(), "PUT", "/_sandbox/mimecast/faults", R"({"server_errors":2,"client_id":"sandbox-mailsec-lab"})")
+          .status,
+      204u);
+  EXPECT_EQ(call("/api/gateway/get-hold-message-list", {{"admin", true}}).status, 200u);
+  EXPECT_EQ(lab_call().status, 503u);
+  EXPECT_EQ(call("/api/gateway/get-hold-message-list", {{"admin", true}}).status, 200u);
+  EXPECT_EQ(lab_call().status, 503u);
+  EXPECT_EQ(lab_call().status, 200u);
+  EXPECT_EQ(
+      token_call("grant_type=client_credentials&client_id=sandbox-mailsec-lab&client_secret=sandbox-mailsec-secret")
+          .status,
+      401u);
   EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/mimecast/faults", R"({"latency_ms":600001})").status, 400u);
   EXPECT_EQ(http(fakes.port(), "PUT", "/_sandbox/mimecast/faults", R"({"latency_ms":25000})").status, 204u);
   fakes.mimecast().set_faults({});
 
   const auto stats = http(fakes.port(), "GET", "/_sandbox/mimecast/stats").json();
   EXPECT_EQ(stats["throttled"], 1);
-  EXPECT_EQ(stats["server_errors"], 2);
-  EXPECT_EQ(stats["calls"]["/api/gateway/get-hold-message-list"], 5);
+  EXPECT_EQ(stats["server_errors"], 4);
+  EXPECT_EQ(stats["calls"]["/api/gateway/get-hold-message-list"], 10);
   EXPECT_EQ(stats["calls"]["/api/gateway/hold-release"], 1);
   ASSERT_EQ(http(fakes.port(), "POST", "/_sandbox/mimecast/reset").status, 204u);
   EXPECT_EQ(fakes.mimecast().stats()["rows"]["held"], 0);
