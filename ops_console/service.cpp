@@ -27,6 +27,7 @@
 #include "ops_console/api/sync.hpp"
 #include "ops_console/api/tags.hpp"
 #include "ops_console/api/webhooks.hpp"
+#include "ops_console/dashboard/kept_days.hpp"
 #include "ops_console/identity/create_user.hpp"
 #include "ops_console/identity/identity.hpp"
 #include "ops_console/identity/routes.hpp"
@@ -273,6 +274,7 @@ const core::app::ServiceDefinition& definition() {
         auto llm_settings = core::llm::read_llm_settings(env);
         auto analyzer_settings = analyzer::read_analyzer_settings(env);
         auto clock = dashboard::read_clock(env);
+        const auto trends_keep = dashboard::read_trends_keep(env);
         auto morning_settings = morning::read_morning_settings(env);
         auto engagement_settings = engagement::read_engagement_settings(env);
         auto log_evidence_settings = read_log_evidence_settings(env);
@@ -280,7 +282,7 @@ const core::app::ServiceDefinition& definition() {
         return
             [identity_settings, registry_options, notify_settings, psa_settings, gitforge_settings,
              distributor_settings, accounting_settings, mfa_settings, endpointsec_settings, backup_settings,
-             mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, engagement_settings,
+             mailsec_settings, graph_settings, llm_settings, analyzer_settings, clock, trends_keep, engagement_settings,
              morning_settings, rmm_settings, log_evidence_settings, access_gateway_settings](core::app::Context& ctx) {
               // A browser's write from another site is refused before routing (the cookie is SameSite
               // already; this is the second lock).
@@ -324,7 +326,7 @@ const core::app::ServiceDefinition& definition() {
               install_access_gateway(ctx, id, registry, access_gateway_settings, health);
               install_mailsec(ctx, id, registry, mailsec_settings, graph_settings, graph_client, health);
               install_analyzer(ctx, id, analyzer_settings, llm_settings, graph_client, health);
-              install_dashboard_routes(ctx, id, registry, clock);
+              install_dashboard_routes(ctx, id, registry, clock, trends_keep);
               install_mobile_routes(ctx, id, registry, clock);
               install_engagement(ctx, id, registry, engagement_settings, mailsec_settings, graph_settings, graph_client,
                                  clock, health);

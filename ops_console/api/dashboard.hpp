@@ -8,17 +8,20 @@
 //   GET /api/dashboard/integration-health   per integration its state; disabled ones left out
 //   GET /api/status/workers                 analyzer, remote management, sync scheduler
 // Every route: signed-in. Days are the user's (identity::current_timezone()); the instant is the
-// Clock's.
+// Clock's. The trends' 29 days before today are kept per zone for `trends_keep`
+// (dashboard/kept_days.hpp).
 #include "core/app/service.hpp"
 #include "ops_console/dashboard/clock.hpp"
 #include "ops_console/identity/identity.hpp"
 #include "ops_console/integrations/registry.hpp"
 
+#include <chrono>
 #include <memory>
 
 namespace ops_console {
 
 void install_dashboard_routes(core::app::Context& ctx, std::shared_ptr<identity::Identity> identity,
-                              std::shared_ptr<integrations::Registry> registry, dashboard::Clock clock);
+                              std::shared_ptr<integrations::Registry> registry, dashboard::Clock clock,
+                              std::chrono::seconds trends_keep);
 
 }  // namespace ops_console

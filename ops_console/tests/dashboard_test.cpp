@@ -36,6 +36,64 @@ struct DashboardTest : ConsoleTest {
     return res.json();
   }
 
+  // The trends' 30 days (migration 0040: dashboard_trends()) at the pinned instant in `zone`: read
+  // whole, they equal a plain count of the tickets by local day; handed back, the 29 days before today
+  // give the same answer without being read again (no `past`); kept from another day, or with other
+  // companies out of scope, they are not used (a `past` again) and the answer is still the same.
+  void check_trend_days(const std::string& zone) {
+    const std::string at = "'" + std::string(kNow) + "'::timestamptz", tz = "'" + zone + "'";
+    const auto trends = [&](const std::string& kept) {
+      return json::parse(sql("SELECT json_build_object('answer', answer, 'past', past) FROM dashboard_trends(" + tz +
+                             ", " + at + ", " + kept + ")"));
+    };
+    const json whole = trends("NULL");
+    const std::string recount =
+        "WITH d AS (SELECT ((" + at + " AT TIME ZONE " + tz +
+        ")::date - 29 + n) AS day FROM generate_series(0, 29) n) "
+        "SELECT json_build_object('volume', json_agg(json_build_object('date', d.day, "
+        "  'opened', (SELECT count(*) FROM counted_tickets t WHERE (t.create_date AT TIME ZONE " +
+        tz +
+        ")::date = d.day "
+        "             AND t.create_date < " +
+        at +
+        "), "
+        "  'resolved', (SELECT count(*) FROM counted_tickets t WHERE t.status = 5 "
+        "               AND (t.completed_date AT TIME ZONE " +
+        tz + ")::date = d.day AND t.completed_date < " + at +
+        "))"
+        "  ORDER BY d.day), "
+        "'meanHours', json_agg((SELECT round((avg(extract(epoch FROM t.completed_date - t.create_date)) / "
+        "3600)::numeric, "
+        "  2) FROM counted_tickets t WHERE t.status = 5 AND (t.completed_date AT TIME ZONE " +
+        tz +
+        ")::date = d.day "
+        "  AND t.completed_date < " +
+        at + ") ORDER BY d.day)) FROM d";
+    const json expected = json::parse(sql(recount));
+    EXPECT_EQ(whole["answer"]["volume"], expected["volume"]) << zone;
+    json means = json::array();
+    for (const auto& day : whole["answer"]["resolution"]) means.push_back(day["meanHours"]);
+    EXPECT_EQ(means, expected["meanHours"]) << zone;
+    ASSERT_TRUE(whole["past"].is_object()) << zone;
+    EXPECT_EQ(whole["past"]["volume"].size(), 29u);
+
+    const auto quoted = [](const json& past) { return "'" + past.dump() + "'::json"; };  // no quote in it
+    const json kept = trends(quoted(whole["past"]));
+    EXPECT_EQ(kept["answer"], whole["answer"]) << zone;
+    EXPECT_TRUE(kept["past"].is_null()) << zone << ": the kept days were used";
+
+    const json day_before =
+        json::parse(sql("SELECT past FROM dashboard_trends(" + tz + ", " + at + " - interval '1 day', NULL)"));
+    const json not_today = trends(quoted(day_before));
+    EXPECT_EQ(not_today["answer"], whole["answer"]) << zone;
+    EXPECT_EQ(not_today["past"], whole["past"]) << zone << ": another day's entry is read again";
+    json other_scope = whole["past"];
+    other_scope["scope"] = "another";
+    const json rescoped = trends(quoted(other_scope));
+    EXPECT_EQ(rescoped["answer"], whole["answer"]) << zone;
+    EXPECT_EQ(rescoped["past"], whole["past"]) << zone << ": an entry of other companies out of scope is read again";
+  }
+
   // Tickets of company 1 (in scope, explicitly) around the midnights that matter, one of company
   // 2 (out of scope) today, one created after the pinned instant, and one completed today.
   void seed_tickets() {
@@ -132,6 +190,58 @@ TEST_F(DashboardTest, TrendsHaveThirtyLocalDaysAHeatmapAndTodaysEngineers) {
   EXPECT_EQ(utc["engineers"], json::parse(R"([{"resourceId":7,"name":"Ann Tech","hours":1.50}])"));
 }
 
+// The trends' 29 days before today are kept per zone (TRENDS_KEEP_SECONDS): a ticket created on one
+// of them shows once the entry is gone, while today's figures and the heatmap are read on every
+// request; a zone never asked reads every day, and a change of company scope is seen at once.
+TEST_F(DashboardTest, TrendsKeepThePastDaysOfEachZoneAndReadTodayOnEveryRequest) {
+  seed_tickets();
+  sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date) VALUES "
+      "(20, 1, 2, 8, 2, '2026-11-19T12:00Z')");  // out of scope, on the 19th (20th in Auckland)
+  start_pinned({{"TRENDS_KEEP_SECONDS", "3600"}});
+
+  const auto day = [](const json& trends, const std::string& date) {
+    for (const auto& d : trends["volume"])
+      if (d["date"] == date) return d["opened"].get<int>();
+    ADD_FAILURE() << "no " << date;
+    return -1;
+  };
+  const auto medium = [](const json& trends) {
+    for (const auto& cell : trends["heatmap"])
+      if (cell["priority"] == 2) return cell["count"].get<int>();
+    return 0;
+  };
+  const json before = get("/api/dashboard/trends", "Pacific/Auckland");
+  EXPECT_EQ(day(before, "2026-11-18"), 0);
+  EXPECT_EQ(day(before, "2026-11-20"), 0);
+
+  // one ticket on the 17th (the 18th in Auckland), one today
+  sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date) VALUES "
+      "(21, 1, 2, 8, 1, '2026-11-17T12:00Z'), (22, 1, 2, 8, 1, '2026-11-23T10:00Z')");
+  const json after = get("/api/dashboard/trends", "Pacific/Auckland");
+  EXPECT_EQ(day(after, "2026-11-18"), 0) << "the kept day";
+  EXPECT_EQ(day(after, "2026-11-23"), day(before, "2026-11-23") + 1) << "today, read";
+  EXPECT_EQ(medium(after), medium(before) + 2) << "the heatmap, read";
+  EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23],
+            json::parse(R"({"date":"2026-11-17","opened":1,"resolved":0})"))
+      << "a zone asked for the first time reads every day";
+
+  // company 2 comes into scope: its ticket on the 20th counts at once, and the 18th is read again
+  sql("UPDATE company_scope SET in_scope = true WHERE company_id = 2");
+  const json rescoped = get("/api/dashboard/trends", "Pacific/Auckland");
+  EXPECT_EQ(day(rescoped, "2026-11-20"), 1);
+  EXPECT_EQ(day(rescoped, "2026-11-18"), 1);
+}
+
+TEST_F(DashboardTest, TrendsKeepNothingWhenTheKeepIsZero) {
+  seed_tickets();
+  start_pinned({{"TRENDS_KEEP_SECONDS", "0"}});
+  EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23]["opened"], 0);
+  sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date) VALUES "
+      "(21, 1, 2, 8, 1, '2026-11-17T12:00Z')");
+  EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23],
+            json::parse(R"({"date":"2026-11-17","opened":1,"resolved":0})"));
+}
+
 // The open tickets created and due before the overview's eight days, and the trends' heatmap, come
 // from open_ticket_counts (migration 0038), kept by triggers. After every kind of change to the copy,
 // each figure equals a plain count of the tickets at its instant, in each zone, the mobile
@@ -202,6 +312,7 @@ TEST_F(DashboardTest, OpenTicketsBreachesAndTheHeatmapEqualACountOfTheTicketsThr
                                 "AND create_date < '" +
                                 std::string(kNow) + "' GROUP BY 1, 2) h")))
           << zone;
+      check_trend_days(zone);
     }
     // ... and the triggers' table is a recount of the tickets.
     const std::string recount =
