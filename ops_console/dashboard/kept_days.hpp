@@ -22,8 +22,7 @@ class KeptDays {
  public:
   explicit KeptDays(std::chrono::seconds keep) : keep_(keep) {}
 
-  std::chrono::seconds keep() const { return keep_; }
-  // The zone's entry, while younger than keep(); nullopt otherwise.
+  // The zone's entry, while younger than the keep; nullopt otherwise.
   std::optional<std::string> find(const std::string& zone) const;
   // Keeps `past` (dashboard_trends()'s second column) as the zone's entry from now on.
   void keep(const std::string& zone, std::string past);
