@@ -2,6 +2,7 @@
 // spec's day-boundary rules: a run pinned (DASHBOARD_NOW) to Monday 2026-11-23 10:30 UTC, which is
 // 23:30 that Monday in Auckland and 02:30 that Monday in Los Angeles, and tickets placed a minute
 // either side of each zone's midnight.
+#include "core/testing/manual_clock.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 
 #include <map>
@@ -17,6 +18,8 @@ constexpr const char* kNow = "2026-11-23T10:30:00Z";
 
 struct DashboardTest : ConsoleTest {
   std::map<std::string, std::string> tokens;  // zone → a signed-in user in it
+  // what the schedules wait on: nothing runs in the background but what a test moves it for
+  std::shared_ptr<core::testing::ManualClock> clock = std::make_shared<core::testing::ManualClock>();
 
   void start_pinned(std::map<std::string, std::string> env = {}) {
     env.emplace("DASHBOARD_NOW", kNow);
@@ -27,7 +30,8 @@ struct DashboardTest : ConsoleTest {
       sql("UPDATE users SET timezone = '" + zone + "' WHERE email = '" + email + "'");
       tokens[zone] = email;
     }
-    start(env);
+    start(env, clock);
+    clock->settle();  // the schedules' first runs (the trends' renewal of the signed-in zones: none yet)
     for (auto& [zone, email] : tokens) email = sign_in(email, kPassword);
   }
   json get(const std::string& path, const std::string& zone) {
@@ -240,6 +244,35 @@ TEST_F(DashboardTest, TrendsKeepNothingWhenTheKeepIsZero) {
       "(21, 1, 2, 8, 1, '2026-11-17T12:00Z')");
   EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23],
             json::parse(R"({"date":"2026-11-17","opened":1,"resolved":0})"));
+}
+
+// In the background, every half keep, the zones asked for lately are read again: a ticket on a kept
+// past day shows after that, though the entry has not expired. At start, the zones of the users
+// signed in then are read, so even their first request finds them kept.
+TEST_F(DashboardTest, TheTrendsDaysAreReadAgainInTheBackgroundAndAtStart) {
+  seed_tickets();
+  std::map<std::string, std::string> env = {{"TRENDS_KEEP_SECONDS", "3600"}};
+  start_pinned(env);
+  EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23]["opened"], 0);
+  sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date) VALUES "
+      "(21, 1, 2, 8, 1, '2026-11-17T12:00Z')");
+  EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23]["opened"], 0) << "kept";
+  clock->advance(std::chrono::minutes(30));
+  EXPECT_EQ(clock->rounds("dashboard trends days"), 1);
+  EXPECT_EQ(get("/api/dashboard/trends", "UTC")["volume"][23]["opened"], 1) << "read again";
+
+  // Another instance starts while the three users are signed in: it reads their zones at once.
+  clock = std::make_shared<core::testing::ManualClock>();
+  env.emplace("DASHBOARD_NOW", kNow);
+  env.emplace("ANALYZER_WORKERS", "0");
+  start(env, clock);
+  clock->settle();
+  sql("INSERT INTO tickets (id, status, priority, queue_id, company_id, create_date) VALUES "
+      "(23, 1, 2, 8, 1, '2026-11-16T12:00Z')");  // the 17th in Auckland
+  const json auckland = get("/api/dashboard/trends", "Pacific/Auckland");
+  EXPECT_EQ(auckland["volume"][23], json::parse(R"({"date":"2026-11-17","opened":0,"resolved":0})"))
+      << "read at start, before the insert";
+  EXPECT_EQ(auckland["volume"][24], json::parse(R"({"date":"2026-11-18","opened":1,"resolved":0})"));
 }
 
 // The open tickets created and due before the overview's eight days, and the trends' heatmap, come
