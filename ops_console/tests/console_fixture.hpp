@@ -27,6 +27,9 @@ struct ConsoleTest : ::testing::Test {
   // `clock`: what the service's schedules wait on (a core::testing::ManualClock), else the steady clock.
   void start(std::map<std::string, std::string> env = {}, std::shared_ptr<core::async::Clock> clock = nullptr) {
     env.emplace("LOGIN_DELAY_MS", "1");
+    // No trends kept, so no background read at start (api/dashboard.cpp): a test that counts the
+    // database's work counts its requests' alone. The dashboard tests set TRENDS_KEEP_SECONDS.
+    env.emplace("TRENDS_KEEP_SECONDS", "0");
     svc = std::make_unique<core::testing::RunningService>(
         ops_console::definition(), database.url(), core::config::Environment(env.begin(), env.end()), std::move(clock));
   }
