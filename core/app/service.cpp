@@ -61,9 +61,9 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
   s.db.idle_timeout = std::chrono::seconds(
       env.integer("DB_IDLE_SECONDS", 60, "close a database connection unused this long; 0: never", {0, 86'400}));
   // Each service's default comes from its benchmarks (docs/architecture.md, bench/RESULTS.md).
-  s.db.pipelines = static_cast<std::size_t>(
-      env.integer("DB_PIPELINES", def.default_db_pipelines,
-                  "connections that concurrent single statements share in pipeline mode (0: one each)", {0, 1000}));
+  s.db.pipelines = static_cast<std::size_t>(env.integer(
+      "DB_PIPELINES", def.default_db_pipelines,
+      "the most connections that concurrent single statements share in pipeline mode (0: one each)", {0, 1000}));
   s.db.connect_timeout = std::chrono::milliseconds(
       env.integer("DB_CONNECT_TIMEOUT_MS", 5000, "timeout for opening a database connection", {100, 600'000}));
   s.db.acquire_timeout = std::chrono::milliseconds(env.integer(

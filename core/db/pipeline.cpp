@@ -25,6 +25,7 @@ struct Pipeline::Statement {
   int results = 0;                // results received so far
   Clock::time_point deadline{};   // once at the head: its timeout, or its caller's deadline if earlier
   Clock::time_point answer_by{};  // the caller's deadline (the epoch: none)
+  Clock::time_point sent_at{};    // when it was sent
   Result rows;
   std::optional<Error> error;
   // The outcome, decided at the statement's sync point (or when the connection is lost).
@@ -124,7 +125,11 @@ void Pipeline::submit(std::string_view sql, const std::vector<Param>& params, Cl
     conn_->sever();
   }
   st->seq = next_seq_++;
-  if (sent_.empty()) head_runs(*st, Clock::now());
+  st->sent_at = Clock::now();
+  if (sent_.empty()) {
+    head_runs(*st, st->sent_at);
+    oldest_sent_.store(st->sent_at.time_since_epoch().count(), std::memory_order_relaxed);
+  }
   sent_.push_back(std::move(st));
   load_.store(sent_.size(), std::memory_order_relaxed);
   const bool start_reader = !reading_;
@@ -155,7 +160,10 @@ void Pipeline::take_results(std::vector<std::unique_ptr<Statement>>& done) {
       sent_.pop_front();
       decide(*st);
       done.push_back(std::move(st));
-      if (!sent_.empty()) head_runs(*sent_.front(), Clock::now());
+      if (!sent_.empty()) {
+        head_runs(*sent_.front(), Clock::now());
+        oldest_sent_.store(sent_.front()->sent_at.time_since_epoch().count(), std::memory_order_relaxed);
+      }
       continue;
     }
     const std::string_view what = head.prepares && head.results == 0 ? "prepare" : "query";
@@ -228,6 +236,12 @@ void Pipeline::head_runs(Statement& st, Clock::time_point now) {
 bool Pipeline::stalled(Clock::time_point now, std::chrono::milliseconds after) const {
   if (load() == 0) return false;
   const Clock::time_point since{Clock::duration(head_since_.load(std::memory_order_relaxed))};
+  return now - since > after;
+}
+
+bool Pipeline::backed_up(Clock::time_point now, std::chrono::milliseconds after) const {
+  if (load() == 0) return false;
+  const Clock::time_point since{Clock::duration(oldest_sent_.load(std::memory_order_relaxed))};
   return now - since > after;
 }
 

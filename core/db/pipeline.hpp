@@ -68,6 +68,9 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   // Whether the statement at the head has run longer than `after`: a slow one, which those sent
   // behind it wait for (the pool sends new statements elsewhere).
   bool stalled(std::chrono::steady_clock::time_point now, std::chrono::milliseconds after) const;
+  // Whether the oldest statement in flight was sent longer than `after` ago: the server is not
+  // keeping up with this pipeline (a backlog of statements, or a slow one at the head).
+  bool backed_up(std::chrono::steady_clock::time_point now, std::chrono::milliseconds after) const;
 
   // From any thread (the pool's sweeper): cancels the head statement past its deadline; severs
   // the socket when the server has not ended it `grace` after the cancel.
@@ -116,7 +119,8 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   bool broken_ = false;   // a send failed: the connection was severed
   std::atomic<std::size_t> load_{0};
   std::atomic<bool> accepting_{true};
-  std::atomic<Clock::rep> head_since_{0};  // when the head statement started to run
+  std::atomic<Clock::rep> head_since_{0};   // when the head statement started to run
+  std::atomic<Clock::rep> oldest_sent_{0};  // when the oldest statement in flight was sent
 };
 
 }  // namespace core::db

@@ -75,6 +75,41 @@ TEST_F(PoolPipelineTest, ConcurrentStatementsShareAConnectionEachWithItsOwnResul
   EXPECT_EQ(prepared.front().get<std::int64_t>(0), 1);
 }
 
+TEST_F(PoolPipelineTest, StatementsFillTheBusiestPipelineThatKeepsUp) {
+  // Two pipelines allowed, and the one in flight keeps up (no backlog limit reached): every
+  // statement joins it rather than starting a second, so one backend answers them all.
+  auto pool = make({.max_size = 8, .pipelines = 2, .pipeline_stall = 60s, .pipeline_backlog = 60s});
+  auto head = hold(pool, 0.2);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::vector<std::future<db::Result>> each;
+  for (int i = 0; i < 8; ++i) each.push_back(spawn(pool, "SELECT $1::int AS v, pg_backend_pid()", db::params(i)));
+  const int backend = backend_of(head.get());
+  for (auto& f : each) EXPECT_EQ(backend_of(f.get()), backend);
+  EXPECT_EQ(pool.stats().open, 1u);
+}
+
+TEST_F(PoolPipelineTest, APipelineThatFallsBehindSendsNewStatementsToAnotherUpToTheLimit) {
+  // Its oldest statement was sent longer than pipeline_backlog ago: a new statement starts a
+  // second pipeline, on another backend, and is answered while the first is still busy.
+  auto two = make({.max_size = 8, .pipelines = 2, .pipeline_stall = 60s, .pipeline_backlog = 50ms});
+  auto slow = hold(two, 1.5);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::this_thread::sleep_for(100ms);  // a delay chosen past the backlog limit, not a measurement
+  const auto quick = io.run(two.query("SELECT pg_backend_pid()"));
+  EXPECT_EQ(slow.wait_for(0s), std::future_status::timeout);  // answered before the slow one
+  const int busy = backend_of(slow.get());
+  EXPECT_NE(quick.front().get<int>(0), busy);
+
+  // With one pipeline allowed, it is joined however far behind it is (until pipeline_stall).
+  auto one = make({.max_size = 8, .pipelines = 1, .pipeline_stall = 60s, .pipeline_backlog = 50ms});
+  auto held = hold(one, 0.3);
+  wait_running(database.url(), "SELECT pg_sleep(%");
+  std::this_thread::sleep_for(100ms);
+  const auto behind = io.run(one.query("SELECT pg_backend_pid()"));
+  EXPECT_EQ(held.wait_for(0s), std::future_status::ready);  // answered after the held one
+  EXPECT_EQ(behind.front().get<int>(0), backend_of(held.get()));
+}
+
 TEST_F(PoolPipelineTest, AFailingStatementDoesNotFailItsNeighbours) {
   auto pool = make({.max_size = 8, .pipelines = 1, .pipeline_stall = 60s});  // all join the held pipeline
   auto head = hold(pool, 0.2);

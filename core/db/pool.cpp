@@ -176,26 +176,32 @@ struct Lease::Shared : std::enable_shared_from_this<Lease::Shared> {
     co_return std::move(w->conn);
   }
 
-  // Under the mutex: the pipeline a single statement joins, or null to start one. It joins the
-  // least loaded pipeline taking statements, unless that one is busy while fewer than
-  // options.pipelines exist and a connection is to be had. A pipeline whose head statement has
-  // run longer than options.pipeline_stall is passed over while a connection is to be had (a
-  // slow statement holds up only those already behind it). Nobody joins while callers wait for
-  // a connection: the pipelines drain and hand theirs over.
+  // Under the mutex: the pipeline a single statement joins, or null to start one. Statements fill
+  // the busiest pipeline that keeps up (its oldest statement in flight was sent less than
+  // options.pipeline_backlog ago), so that one backend works through them back to back and one
+  // wake-up of its reader hands back many answers, rather than several backends each sleeping
+  // and waking for a few. When none keeps up, another is started while fewer than
+  // options.pipelines take statements and a connection is to be had; else the least loaded is
+  // joined. A pipeline whose head statement has run longer than options.pipeline_stall is passed
+  // over while a connection is to be had (a slow statement holds up only those already behind
+  // it). Nobody joins while callers wait for a connection: the pipelines drain and hand theirs
+  // over.
   std::shared_ptr<Pipeline> pick_pipeline() const {
     if (!waiters.empty()) return nullptr;
     const bool room = !idle.empty() || open < options.max_size;
     const auto now = Clock::now();
-    std::shared_ptr<Pipeline> best;
+    std::shared_ptr<Pipeline> busiest;  // of those that keep up
+    std::shared_ptr<Pipeline> least;
     std::size_t taking = 0;
     for (const auto& p : pipelines) {
       if (!p->accepting() || (room && p->stalled(now, options.pipeline_stall))) continue;
       ++taking;
-      if (!best || p->load() < best->load()) best = p;
+      if (!least || p->load() < least->load()) least = p;
+      if (!p->backed_up(now, options.pipeline_backlog) && (!busiest || p->load() > busiest->load())) busiest = p;
     }
-    if (!best) return nullptr;
-    if (best->load() == 0 || taking >= options.pipelines || !room) return best;
-    return nullptr;
+    if (busiest) return busiest;
+    if (!least || (taking < options.pipelines && room)) return nullptr;
+    return least;
   }
 
   // A pipeline for one statement: joined, or started on a connection taken as acquire() does.

@@ -15,9 +15,12 @@
 // Single statements (query(), execute()) of concurrent callers share connections in libpq's
 // pipeline mode (core/db/pipeline.hpp): each statement is sent at once with a sync point of its
 // own, so it is its own implicit transaction and fails alone, and the results come back in order
-// to their callers. A statement joins the least loaded of up to `pipelines` pipelines, starting
-// one (on a connection taken as acquire() takes one) while fewer exist and a connection is to be
-// had; a pipeline hands its connection back when its last statement has answered. While a caller
+// to their callers. A statement joins the busiest pipeline that keeps up (its oldest statement in
+// flight was sent less than `pipeline_backlog` ago), so that one backend works through the
+// statements back to back; when none keeps up, another is started (on a connection taken as
+// acquire() takes one) while fewer than `pipelines` take statements and a connection is to be
+// had, else the least loaded is joined. A pipeline hands its connection back when its last
+// statement has answered. While a caller
 // waits for a connection, statements join no pipeline but queue behind it, so a transaction is
 // never starved. A slow statement delays those already sent behind it on the same connection;
 // once it has run `pipeline_stall`, new statements go elsewhere (another pipeline, a new one).
@@ -45,12 +48,18 @@ struct PoolOptions {
   std::chrono::milliseconds query_timeout{30'000};
   std::chrono::milliseconds sweep_interval{100};
   std::chrono::milliseconds cancel_grace{5'000};
-  // Single statements (query(), execute()) share this many connections in pipeline mode
-  // (core/db/pipeline.hpp); 0: each takes a connection of its own, as a transaction does.
+  // Single statements (query(), execute()) share up to this many connections in pipeline mode
+  // (core/db/pipeline.hpp), a second one only while the first falls behind (`pipeline_backlog`);
+  // 0: each takes a connection of its own, as a transaction does.
   std::size_t pipelines = 2;
   // A pipeline whose head statement has run this long takes no more statements while another
   // connection is to be had: a slow statement holds up only those already sent behind it.
   std::chrono::milliseconds pipeline_stall{100};
+  // A pipeline whose oldest statement in flight was sent this long ago is not keeping up: new
+  // statements go to another (started while fewer than `pipelines` take statements). Under the
+  // peer benchmark on two shared cores, a point query's wait passes 2 ms whenever its backend is
+  // preempted, and spreading on that cost 12 % of the rate; 20 ms spreads only on a real backlog.
+  std::chrono::milliseconds pipeline_backlog{20};
   // A connection idle this long is closed by the sweeper; 0: never. The most recently used idle
   // connection is taken first, so after a burst the pool shrinks back to what the steady load
   // keeps busy, and the database's connection slots go back to it.
