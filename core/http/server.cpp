@@ -246,7 +246,15 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
       if (ec) break;  // closed by the peer, idle timeout, or closed to make room at the cap
     }
     stream.expires_after(options_.header_timeout);
-    co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    // The whole header is nearly always in the buffer by now: parsed here, without a composed read
+    // (whose completion would be one more trip through the scheduler, often waking the other I/O
+    // thread). A header not complete yet (need_more) is read on as before.
+    if (buffer.size() > 0) {
+      buffer.consume(parser.put(buffer.data(), ec));
+      if (ec == bhttp::error::need_more) ec = {};
+    }
+    if (!ec && !parser.is_header_done())
+      co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     conn->busy = !ec;
     const bool asks_keep_alive = !ec && parser.get().keep_alive();
     const bool expects_continue = !ec && iequals(parser.get()[bhttp::field::expect], "100-continue");
@@ -292,7 +300,7 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
         }
         if (gate && gate->stream) {
           streamed = true;
-        } else {
+        } else if (!parser.is_done()) {  // a request without a body is complete with its header
           stream.expires_after(options_.read_timeout);
           co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
           if (ec == bhttp::error::body_limit) {

@@ -92,6 +92,22 @@ TEST_F(ServerTest, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_EQ(client.read_response().json()["word"], "fourth");
 }
 
+// A header and body that arrive in pieces (the server parses what its buffer holds, and reads on
+// when the header is not complete yet) make one request; the connection then serves the next.
+TEST_F(ServerTest, ARequestArrivingInPiecesIsReadWhole) {
+  const auto port = start();
+  HttpClient client(port);
+  client.send_raw("POST /things HTTP/1.1\r\nHost: x\r\nContent-Ty");
+  std::this_thread::sleep_for(50ms);  // so that the first piece is read alone: a gap, not a measurement
+  client.send_raw("pe: application/json\r\nContent-Length: 14\r\n\r\n{\"name\"");
+  std::this_thread::sleep_for(50ms);
+  client.send_raw(":\"abc\"}GET /echo/after HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto created = client.read_response();
+  EXPECT_EQ(created.status, 201u);
+  EXPECT_EQ(created.json()["name"], "abc");
+  EXPECT_EQ(client.read_response().json()["word"], "after");
+}
+
 // The request's header fields reach the handler; the server itself honours Connection: close, an
 // HTTP/1.0 request without keep-alive and Expect: 100-continue; every field of the handler's
 // response is sent, a repeated Set-Cookie too.
