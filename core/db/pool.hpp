@@ -20,12 +20,11 @@
 // statements back to back; when none keeps up, another is started (on a connection taken as
 // acquire() takes one) while fewer than `pipelines` take statements and a connection is to be
 // had, else the least loaded is joined. A pipeline hands its connection back when its last
-// statement has answered. While a caller
-// waits for a connection, statements join no pipeline but queue behind it, so a transaction is
-// never starved. A slow statement delays those already sent behind it on the same connection;
-// once it has run `pipeline_stall`, new statements go elsewhere (another pipeline, a new one).
-// `pipelines = 0` gives every statement a connection of its own. Transactions (begin()) and
-// acquire() always get a connection of their own.
+// statement has answered. While a caller waits for a connection, statements join no pipeline but
+// queue behind it, so a transaction is never starved. A slow statement delays those already sent
+// behind it on the same connection; once it has run `pipeline_stall`, new statements go elsewhere
+// (another pipeline, a new one). `pipelines = 0` gives every statement a connection of its own.
+// Transactions (begin()) and acquire() always get a connection of their own.
 //
 // Statement timeouts: a sweeper on the pool's strand looks at the running statements every
 // `sweep_interval` and cancels those past `query_timeout` (so a timeout fires up to one interval
