@@ -233,16 +233,18 @@ void Pipeline::head_runs(Statement& st, Clock::time_point now) {
   head_since_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
 }
 
-bool Pipeline::stalled(Clock::time_point now, std::chrono::milliseconds after) const {
+bool Pipeline::busy_longer_than(const std::atomic<Clock::rep>& since, Clock::time_point now,
+                                std::chrono::milliseconds after) const {
   if (load() == 0) return false;
-  const Clock::time_point since{Clock::duration(head_since_.load(std::memory_order_relaxed))};
-  return now - since > after;
+  return now - Clock::time_point{Clock::duration(since.load(std::memory_order_relaxed))} > after;
+}
+
+bool Pipeline::stalled(Clock::time_point now, std::chrono::milliseconds after) const {
+  return busy_longer_than(head_since_, now, after);
 }
 
 bool Pipeline::backed_up(Clock::time_point now, std::chrono::milliseconds after) const {
-  if (load() == 0) return false;
-  const Clock::time_point since{Clock::duration(oldest_sent_.load(std::memory_order_relaxed))};
-  return now - since > after;
+  return busy_longer_than(oldest_sent_, now, after);
 }
 
 void Pipeline::stop_accepting() { accepting_.store(false, std::memory_order_relaxed); }

@@ -93,6 +93,9 @@ class Pipeline : public std::enable_shared_from_this<Pipeline> {
   void finish(std::unique_ptr<Statement> st);  // outside the mutex: completes its caller
   void stop_accepting();
   void head_runs(Statement& st, Clock::time_point now);  // under the mutex: `st` reached the head
+  // Whether statements are in flight and `since` (one of the instants below) is more than `after` ago.
+  bool busy_longer_than(const std::atomic<Clock::rep>& since, Clock::time_point now,
+                        std::chrono::milliseconds after) const;
   Timeout timed_out() const;
   // Under the mutex: closes when nothing is in flight and neither coroutine runs; then the one
   // that closed it calls hand_back() outside the mutex.

@@ -17,9 +17,9 @@ void KeptDays::keep(const std::string& zone, std::string past) {
   if (keep_.count() == 0) return;
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
-  const auto [it, added] = entries_.try_emplace(zone, Entry{now, now, {}});
-  it->second.at = now;
-  it->second.past = std::move(past);
+  Entry& entry = entries_.try_emplace(zone, Entry{now, now, {}}).first->second;  // a new zone counts as asked
+  entry.at = now;
+  entry.past = std::move(past);
 }
 
 std::vector<std::string> KeptDays::asked(std::chrono::seconds within) const {

@@ -86,6 +86,13 @@ struct PsaSyncTest : ConsoleTest {
         expected.insert(std::to_string(t["id"].get<std::int64_t>()));
     return expected;
   }
+  // The sync ran between `before` and `after`, and its window starts at its own instant less 90
+  // days: every ticket inside the window for both instants is copied, none outside it for both.
+  void expect_the_window_copied(const std::set<std::string>& copied, core::Timestamp before, core::Timestamp after) {
+    for (const auto& id : synced_ticket_ids(after)) EXPECT_TRUE(copied.contains(id)) << id << " not copied";
+    const auto possible = synced_ticket_ids(before);
+    for (const auto& id : copied) EXPECT_TRUE(possible.contains(id)) << id << " copied, outside the window";
+  }
   std::set<std::string> copy_ids(const std::string& table) {
     std::set<std::string> ids;
     const std::string list = sql("SELECT string_agg(id::text, ',') FROM " + table + " WHERE deleted_at IS NULL");
@@ -117,13 +124,9 @@ TEST_F(PsaSyncTest, AFullSyncEqualsTheFakesData) {
                                                         {"TicketTagAssociations", "ticket_tags"}})
     EXPECT_EQ(copy_ids(table), fake_ids(entity)) << entity;
 
-  // The window's start is the sync's own instant less 90 days, between `before` and `after`: every
-  // ticket inside it for both is copied, none outside it for both.
-  const std::set<std::string> expected = copy_ids("tickets");
-  for (const auto& id : synced_ticket_ids(after)) EXPECT_TRUE(expected.contains(id)) << id << " not copied";
-  const auto possible = synced_ticket_ids(before);
-  for (const auto& id : expected) EXPECT_TRUE(possible.contains(id)) << id << " copied, outside the window";
-  EXPECT_LT(expected.size(), fakes.autotask().rows("Tickets").size());  // the window left some out
+  const std::set<std::string> copied = copy_ids("tickets");
+  expect_the_window_copied(copied, before, after);
+  EXPECT_LT(copied.size(), fakes.autotask().rows("Tickets").size());  // the window left some out
 
   // Field by field, for one ticket and one contact.
   const json ticket = fakes.autotask().rows("Tickets").back();
@@ -142,10 +145,10 @@ TEST_F(PsaSyncTest, AFullSyncEqualsTheFakesData) {
   EXPECT_NE(sql("SELECT count(*) FROM company_classifications"), "0");
   EXPECT_EQ(sql("SELECT kind || ' ' || status || ' ' || (counts->>'fetched') FROM sync_history "
                 "WHERE entity_type = 'Tickets' ORDER BY id LIMIT 1"),
-            "full succeeded " + std::to_string(expected.size()));
+            "full succeeded " + std::to_string(copied.size()));
   // A run that wrote 1,000 rows or more analyzed its table (ANALYZE reads every row of a small
   // one: the count is exact); one that wrote fewer left it to autovacuum.
-  EXPECT_EQ(sql("SELECT reltuples::bigint FROM pg_class WHERE relname = 'tickets'"), std::to_string(expected.size()));
+  EXPECT_EQ(sql("SELECT reltuples::bigint FROM pg_class WHERE relname = 'tickets'"), std::to_string(copied.size()));
   EXPECT_EQ(sql("SELECT reltuples::bigint FROM pg_class WHERE relname = 'companies'"), "-1");
   // Never more than 3 calls at once on one endpoint: the fake refused none.
   const json stats = fakes.autotask().stats();
@@ -262,10 +265,7 @@ TEST_F(PsaSyncTest, ASyncKilledMidRunIsClosedAsInterruptedAndTheNextRunCompletes
   EXPECT_EQ(
       sql("SELECT kind || ' ' || status FROM sync_history WHERE entity_type = 'Tickets' ORDER BY id DESC LIMIT 1"),
       "full succeeded");  // the interrupted run set no watermark: the Tickets are read whole again
-  const auto copied = copy_ids("tickets");
-  for (const auto& id : synced_ticket_ids(after)) EXPECT_TRUE(copied.contains(id)) << id << " not copied";
-  const auto possible = synced_ticket_ids(before);
-  for (const auto& id : copied) EXPECT_TRUE(possible.contains(id)) << id << " copied, outside the window";
+  expect_the_window_copied(copy_ids("tickets"), before, after);
   EXPECT_EQ(copy_ids("companies"), fake_ids("Companies"));
 }
 
