@@ -223,6 +223,8 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
                               std::shared_ptr<async::Bounds> bounds) {
   beast::error_code ec;
   const auto peer = socket.remote_endpoint(ec);
+  // Non-blocking, so that the response's synchronous write (below) returns would_block, not waits.
+  if (socket.non_blocking(true, ec); ec) co_return;
   beast::tcp_stream stream(std::move(socket));
   conn->stream = &stream;
   beast::flat_buffer buffer;
@@ -339,8 +341,16 @@ awaitable<void> Server::serve(tcp::socket socket, std::shared_ptr<Connection> co
     out.body() = std::move(res.body);
     out.keep_alive(keep_alive);
     if (out.find(bhttp::field::content_length) == out.end() || !out.body().empty()) out.prepare_payload();
-    stream.expires_after(options_.write_timeout);
-    co_await bhttp::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+    // The response nearly always fits the socket's send buffer: written at once (the socket is
+    // non-blocking), without a composed write whose completion is one more trip through the
+    // scheduler. What does not fit is written on asynchronously, under the write timeout.
+    bhttp::response_serializer<bhttp::string_body> serializer(out);
+    bhttp::write(stream.socket(), serializer, ec);
+    if (ec == asio::error::would_block) {
+      ec = {};
+      stream.expires_after(options_.write_timeout);
+      co_await bhttp::async_write(stream, serializer, asio::redirect_error(use_awaitable, ec));
+    }
     if (ec || !keep_alive) break;
   }
   conn->busy = false;

@@ -42,6 +42,8 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{60'000};
   std::chrono::milliseconds header_timeout{10'000};
   std::chrono::milliseconds read_timeout{30'000};
+  // A response is written at once when the socket takes it whole; the rest of a larger one is
+  // written as the client reads, and a client that stops reading is cut off after this long.
   std::chrono::milliseconds write_timeout{30'000};
   std::chrono::milliseconds shutdown_timeout{20'000};
   // What each request may wait for (core/async/bounded_executor.hpp): set on the connection's
