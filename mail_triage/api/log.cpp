@@ -40,7 +40,7 @@ LogFilter read_filter(const core::http::Query& query) {
 // prepared statement with its own plan (at most 16): an absent filter never becomes an
 // `$n IS NULL OR ...` that a generic plan cannot use an index for. Without `q` the total comes
 // from email_log_counts (migration 0009); with `q` it counts the trigram matches.
-// An entry renders as email_log_json() (migration 0010).
+// An entry renders as email_log_json() (migration 0013).
 core::db::Composed compose_list(const LogFilter& f) {
   using core::db::restrict;
   core::db::Composed st;
