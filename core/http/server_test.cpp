@@ -113,9 +113,6 @@ TEST_F(ServerTest, ARequestArrivingInPiecesIsReadWhole) {
   EXPECT_EQ(client.read_response().json()["word"], "after");
 }
 
-// The request's header fields reach the handler; the server itself honours Connection: close, an
-// HTTP/1.0 request without keep-alive and Expect: 100-continue; every field of the handler's
-// response is sent, a repeated Set-Cookie too.
 // A response is written at once when the socket takes it all (nearly always); one larger than
 // the socket's buffers is written on as the client reads, whole, and the connection serves on.
 TEST_F(ServerTest, AResponseLargerThanTheSocketTakesIsWrittenWholeAsTheClientReads) {
@@ -139,6 +136,9 @@ TEST_F(ServerTest, AClientThatStopsReadingIsCutOffAtTheWriteTimeout) {
   EXPECT_TRUE(core::testing::eventually([&] { return server->open_connections() == 0; }));
 }
 
+// The request's header fields reach the handler; the server itself honours Connection: close, an
+// HTTP/1.0 request without keep-alive and Expect: 100-continue; every field of the handler's
+// response is sent, a repeated Set-Cookie too.
 TEST_F(ServerTest, HeaderFieldsReachTheHandlerAndTheServerHonoursConnectionAndExpect) {
   router.post("/fields", [](Request& req) -> awaitable<Response> {
     auto res = Response::json({{"word", std::string(req.headers["X-Word"])}, {"body", req.body}});
