@@ -198,14 +198,14 @@ TEST_F(LogTest, OneEntry) {
 // type or the row would show a value under a neighbour's name). Every field here holds a value no
 // other holds. The entry shows every column of email_log; one added but not shown fails here.
 TEST_F(LogTest, OneEntryShowsEveryFieldUnderItsOwnName) {
-  const auto id = sql(
-      "INSERT INTO email_log (mailbox, message_id, internet_message_id, sender_address, sender_name, sender_type, "
-      "subject, received_at, status, llm_classification, llm_confidence, llm_reasoning, llm_model, "
-      "llm_prompt_tokens, llm_completion_tokens, final_action, dry_run, error, run_id, processed_at, created_at, "
-      "updated_at) VALUES ('box@msp.example', 'graph-id', '<imid@x.example>', 'who@x.example', 'Who', 'vendor', "
-      "'the subject', now() - interval '5 minutes', 'completed', 'billing', 0.25, 'because', 'model-x', 11, 7, "
-      "'archive', true, 'an error', gen_random_uuid(), now() - interval '4 minutes', now() - interval '3 minutes', "
-      "now() - interval '2 minutes') RETURNING id");
+  const auto id =
+      sql("INSERT INTO email_log (mailbox, message_id, internet_message_id, sender_address, sender_name, sender_type, "
+          "subject, received_at, status, llm_classification, llm_confidence, llm_reasoning, llm_model, "
+          "llm_prompt_tokens, llm_completion_tokens, final_action, dry_run, error, run_id, processed_at, created_at, "
+          "updated_at) VALUES ('box@msp.example', 'graph-id', '<imid@x.example>', 'who@x.example', 'Who', 'vendor', "
+          "'the subject', now() - interval '5 minutes', 'completed', 'billing', 0.25, 'because', 'model-x', 11, 7, "
+          "'archive', true, 'an error', gen_random_uuid(), now() - interval '4 minutes', now() - interval '3 minutes', "
+          "now() - interval '2 minutes') RETURNING id");
   const auto res = call("GET", "/api/v1/log/" + id);
   ASSERT_EQ(res.status, 200u) << res.body;
   const auto row = nlohmann::json::parse(sql("SELECT to_jsonb(e)::text FROM email_log e WHERE e.id = '" + id + "'"));
