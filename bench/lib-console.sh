@@ -21,7 +21,8 @@ console_cluster() {
 
 q() { psql "$db_url" -qtAc "$1"; }
 
-# seed_console TICKETS PER_DAY ANALYSES: the PSA copy (seed_psa_copy.sql) and analyses of the newest.
+# seed_console TICKETS PER_DAY ANALYSES: the PSA copy (seed_psa_copy.sql) and analyses of the newest,
+# written back to disk (a checkpoint).
 seed_console() {
   log "seeding $1 tickets"
   psql "$db_url" -q -v ON_ERROR_STOP=1 -v total="$1" -v per_day="$2" -f "$ROOT/bench/seed_psa_copy.sql" >/dev/null
@@ -31,6 +32,9 @@ seed_console() {
             create_date + interval '5 minutes', create_date + interval '6 minutes'
      FROM tickets ORDER BY id DESC LIMIT $3"
   q "VACUUM ANALYZE analyses"
+  # The seed wrote about a gigabyte of WAL: without this, the checkpoints it set off write its pages
+  # back during the load's first seconds, which a copy made days before a morning does not do.
+  q "CHECKPOINT"
 }
 
 # make_users U: U users with one password (user_password): the first made as an operator would,

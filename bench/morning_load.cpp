@@ -2,7 +2,7 @@
 // mix, and PSA webhook callouts at a fixed rate, against one or more ops-console instances.
 //
 //   morning-load --targets http://127.0.0.1:P1,http://127.0.0.1:P2 --cookies FILE --ids FILE
-//                --seconds S --think-ms T --webhook-rate R --webhook-connections N
+//                [--warmup W] --seconds S --think-ms T --webhook-rate R --webhook-connections N
 //                --webhook-secret SECRET --guid G
 //
 // Users: one per line of --cookies (a session cookie value), each on its own kept connection to
@@ -25,6 +25,9 @@
 // Everything stops sending at the end of --seconds; requests in flight are completed and counted.
 // Prints one JSON object: per route {count, p50, p99, max (ms), non2xx, errors}, and the webhooks'
 // {sent, acknowledged, non2xx, errors, late, p50, p99, max}.
+//   --warmup W   the same load runs W seconds first (default 0), and --seconds follow: what was
+//                sent in those W seconds is counted apart, under "warmup" ({seconds, routes,
+//                webhooks}, as the window's), not in the window's figures.
 //
 // For bench/soak, more options:
 //   --gitforge-rate R --gitforge-secret S   gitforge pushes (POST /api/webhooks/gitforge, three
@@ -106,6 +109,7 @@ struct Options {
   std::vector<std::string> cookies;
   std::vector<std::int64_t> ids;
   std::chrono::milliseconds duration{60000};
+  std::chrono::milliseconds warmup{0};
   double think_ms = 2000;
   double webhook_rate = 1000;
   int webhook_connections = 16;
@@ -115,7 +119,7 @@ struct Options {
   std::string gitforge_secret, trace;
 };
 
-// A stream of writes sent open loop (callouts, pushes): its figures and what was acknowledged.
+// Writes sent open loop (callouts, pushes) in one phase: their figures and what was acknowledged.
 struct Stream {
   Figures figures;
   std::uint64_t sent = 0, acknowledged = 0, late = 0;
@@ -128,6 +132,13 @@ struct Stream {
     out["rate"] = sent / std::chrono::duration<double>(duration).count();
     return out;
   }
+};
+
+// A phase's figures: the warm-up's (--warmup) and the window's, apart.
+template <class T>
+struct Phases {
+  T warmup, window;
+  T& of(Clock::time_point t, Clock::time_point window_starts) { return t < window_starts ? warmup : window; }
 };
 
 // --trace: one line per request (see the top of this file).
@@ -206,7 +217,11 @@ class Connection {
 class Load {
  public:
   Load(asio::io_context& io, Options o)
-      : io_(io), o_(std::move(o)), end_(Clock::now() + o_.duration), trace_(o_.trace) {}
+      : io_(io),
+        o_(std::move(o)),
+        window_starts_(Clock::now() + o_.warmup),
+        end_(window_starts_ + o_.duration),
+        trace_(o_.trace) {}
 
   void start() {
     for (std::size_t i = 0; i < o_.cookies.size(); ++i) {
@@ -227,14 +242,24 @@ class Load {
   }
 
   json report() const {
-    json routes = json::object();
-    for (const auto& [route, f] : routes_) routes[route] = f.summary();
-    json out = {{"routes", routes}, {"webhooks", webhooks_.summary(o_.duration)}};
-    if (o_.gitforge_rate > 0) out["pushes"] = pushes_.summary(o_.duration);
+    json out = phase(routes_.window, webhooks_.window, pushes_.window, o_.duration);
+    if (o_.warmup.count() > 0) {
+      out["warmup"] = phase(routes_.warmup, webhooks_.warmup, pushes_.warmup, o_.warmup);
+      out["warmup"]["seconds"] = std::chrono::duration<double>(o_.warmup).count();
+    }
     return out;
   }
 
  private:
+  json phase(const std::map<std::string, Figures>& routes, const Stream& webhooks, const Stream& pushes,
+             std::chrono::milliseconds duration) const {
+    json r = json::object();
+    for (const auto& [route, f] : routes) r[route] = f.summary();
+    json out = {{"routes", r}, {"webhooks", webhooks.summary(duration)}};
+    if (o_.gitforge_rate > 0) out["pushes"] = pushes.summary(duration);
+    return out;
+  }
+
   // GET `path` as user `cookie`; the body when it answered 2xx.
   awaitable<std::optional<json>> get(Connection& c, const std::string& cookie, const std::string& label,
                                      const std::string& path) {
@@ -244,7 +269,7 @@ class Load {
     const auto began = Clock::now();
     const auto answer = co_await c.send(std::move(req));
     trace_.add(began, "ui", answer.status, c.index(), label);
-    auto& f = routes_[label];
+    auto& f = routes_.of(began, window_starts_)[label];
     if (answer.status == 0) {
       ++f.errors;
       co_return std::nullopt;
@@ -329,7 +354,7 @@ class Load {
 
   // Connection k of `connections` sharing a schedule of `rate` requests a second (open loop: a
   // request late on its slot goes at once and is counted late; what is due after the end is not sent).
-  awaitable<void> open_loop(int k, int connections, double rate, const char* cls, Stream& s, Maker make) {
+  awaitable<void> open_loop(int k, int connections, double rate, const char* cls, Phases<Stream>& streams, Maker make) {
     Connection c(io_.get_executor(), o_.targets, static_cast<std::size_t>(k) % o_.targets.size());
     asio::steady_timer timer(io_);
     const auto slot = std::chrono::duration<double>(static_cast<double>(connections) / rate);
@@ -338,6 +363,7 @@ class Load {
           start_ + std::chrono::duration_cast<Clock::duration>(
                        slot * static_cast<double>(n) + std::chrono::duration<double>(static_cast<double>(k) / rate));
       if (due >= end_ || Clock::now() >= end_) break;  // a backlog left at the end is not sent
+      Stream& s = streams.of(due, window_starts_);
       if (Clock::now() > due + std::chrono::milliseconds(10)) {
         ++s.late;
       } else {
@@ -434,10 +460,10 @@ class Load {
 
   asio::io_context& io_;
   Options o_;
-  Clock::time_point end_, start_;
+  Clock::time_point window_starts_, end_, start_;
   int running_ = 0;
-  std::map<std::string, Figures> routes_;
-  Stream webhooks_, pushes_;
+  Phases<std::map<std::string, Figures>> routes_;
+  Phases<Stream> webhooks_, pushes_;
   Trace trace_;
 };
 
@@ -471,6 +497,8 @@ int main(int argc, char** argv) {
         for (const auto& line : lines_of(value)) o.ids.push_back(std::stoll(line));
       } else if (name == "--seconds") {
         o.duration = std::chrono::milliseconds(static_cast<std::int64_t>(std::stod(value) * 1000));
+      } else if (name == "--warmup") {
+        o.warmup = std::chrono::milliseconds(static_cast<std::int64_t>(std::stod(value) * 1000));
       } else if (name == "--think-ms") {
         o.think_ms = std::stod(value);
       } else if (name == "--webhook-rate") {
