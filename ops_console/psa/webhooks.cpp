@@ -98,7 +98,9 @@ WebhookIntake::WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient>
       secret_(std::move(secret)),
       patches_(kMaxGroup, [this](std::vector<Patch> group) { return apply(std::move(group)); }) {}
 
-// One transaction for the group: a statement per entity among its callouts.
+// One transaction for the group: a statement per entity among its callouts. A group of one
+// entity, the usual case, is one statement, which is a transaction of its own: one round trip
+// instead of three (BEGIN, the statement, COMMIT).
 awaitable<std::vector<WebhookIntake::Patched>> WebhookIntake::apply(std::vector<Patch> group) {
   std::map<const Entity*, json> by_entity;
   for (std::size_t i = 0; i < group.size(); ++i) {
@@ -106,14 +108,19 @@ awaitable<std::vector<WebhookIntake::Patched>> WebhookIntake::apply(std::vector<
     by_entity[group[i].entity].push_back(group[i].event);
   }
   std::map<std::string, Patched> outcome;  // by event_id
+  const auto take = [&outcome](const core::db::Result& rows) {
+    for (const auto& r : rows)
+      outcome[std::string(r.text(0))] = Patched{.prior = std::string(r.text(1)), .patched = r.get<bool>(2)};
+  };
   for (int attempt = 1;; ++attempt) {
     try {
-      auto tx = co_await db_.begin();
-      for (const auto& [entity, events] : by_entity) {
-        const auto rows = co_await tx.query(patch_group(*entity), events);
-        for (const auto& r : rows)
-          outcome[std::string(r.text(0))] = Patched{.prior = std::string(r.text(1)), .patched = r.get<bool>(2)};
+      if (by_entity.size() == 1) {
+        const auto& [entity, events] = *by_entity.begin();
+        take(co_await db_.query(patch_group(*entity), events));
+        break;
       }
+      auto tx = co_await db_.begin();
+      for (const auto& [entity, events] : by_entity) take(co_await tx.query(patch_group(*entity), events));
       co_await tx.commit();
       break;
     } catch (const core::db::Error& e) {

@@ -47,6 +47,30 @@ struct WebhooksTest : ConsoleTest {
     sql("INSERT INTO tickets (id, title, status, synced_at) VALUES (" + std::to_string(id) + ", 'Printer', " +
         std::to_string(status) + ", now() - interval '1 day')");
   }
+  std::future<core::testing::HttpResponse> send(const json& payload) {
+    return std::async(std::launch::async, [this, body = payload.dump()] { return post(body); });
+  }
+
+  // Tickets held in SHARE mode by a transaction of another connection: an UPDATE of a ticket (a
+  // group's statement) waits until release_tickets(), and the callouts sent meanwhile queue.
+  std::unique_ptr<PGconn, decltype(&PQfinish)> holder{nullptr, PQfinish};
+  void holder_exec(const char* statement) {
+    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(holder.get(), statement), PQclear);
+    ASSERT_EQ(PQresultStatus(r.get()), PGRES_COMMAND_OK) << PQerrorMessage(holder.get());
+  }
+  void hold_tickets() {
+    holder.reset(PQconnectdb(database.url().c_str()));
+    ASSERT_EQ(PQstatus(holder.get()), CONNECTION_OK) << PQerrorMessage(holder.get());
+    holder_exec("BEGIN");
+    holder_exec("LOCK TABLE tickets IN SHARE MODE");
+  }
+  void release_tickets() { holder_exec("COMMIT"); }
+  // Until a statement waits for a lock (two seconds at most).
+  void wait_for_a_waiter() {
+    for (int i = 0; i < 200 && sql("SELECT count(*) FROM pg_locks WHERE NOT granted") == "0"; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_NE(sql("SELECT count(*) FROM pg_locks WHERE NOT granted"), "0") << "the first group did not wait";
+  }
 };
 
 }  // namespace
@@ -113,22 +137,9 @@ TEST_F(WebhooksTest, CalloutsArrivingTogetherAreWrittenInOneGroupAndNoneIsLost) 
   start_intake();
   constexpr int kTickets = 30;
   for (int i = 0; i < kTickets; ++i) add_ticket(200 + i, 1);
-  std::unique_ptr<PGconn, decltype(&PQfinish)> holder(PQconnectdb(database.url().c_str()), PQfinish);
-  ASSERT_EQ(PQstatus(holder.get()), CONNECTION_OK) << PQerrorMessage(holder.get());
-  const auto exec = [&](const char* statement) {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(holder.get(), statement), PQclear);
-    ASSERT_EQ(PQresultStatus(r.get()), PGRES_COMMAND_OK) << PQerrorMessage(holder.get());
-  };
-  exec("BEGIN");
-  exec("LOCK TABLE tickets IN SHARE MODE");  // an UPDATE of a ticket waits
-
-  const auto send = [&](json payload) {
-    return std::async(std::launch::async, [this, body = payload.dump()] { return post(body); });
-  };
+  hold_tickets();
   auto first = send(callout("Ticket", 200, "Update", {{"Title", "Held"}}, 1000));
-  for (int i = 0; i < 200 && sql("SELECT count(*) FROM pg_locks WHERE NOT granted") == "0"; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_NE(sql("SELECT count(*) FROM pg_locks WHERE NOT granted"), "0") << "the first group did not wait";
+  wait_for_a_waiter();
 
   std::vector<std::future<core::testing::HttpResponse>> status, priority, retried;
   for (int i = 0; i < kTickets; ++i) {
@@ -138,7 +149,7 @@ TEST_F(WebhooksTest, CalloutsArrivingTogetherAreWrittenInOneGroupAndNoneIsLost) 
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the callouts reach the queue
   EXPECT_EQ(sql("SELECT count(*) FROM webhook_events"), "0");   // none answered before its commit
-  exec("COMMIT");
+  release_tickets();
 
   EXPECT_EQ(first.get().status, 200u);
   std::map<std::string, int> answers;
@@ -155,6 +166,31 @@ TEST_F(WebhooksTest, CalloutsArrivingTogetherAreWrittenInOneGroupAndNoneIsLost) 
   EXPECT_EQ(sql("SELECT title FROM tickets WHERE id = 200"), "Held");
   // Written in groups: far fewer commits than callouts.
   EXPECT_LT(std::stoi(sql("SELECT count(DISTINCT received_at) FROM webhook_events")), 10);
+}
+
+// A group holding callouts of two entity types is a statement per entity in one transaction (a
+// group of one entity is a single statement): both are written, or neither.
+TEST_F(WebhooksTest, CalloutsOfTwoEntityTypesInOneGroupAreWrittenInOneTransaction) {
+  start_intake();
+  add_ticket(300, 1);
+  add_ticket(301, 1);
+  sql("INSERT INTO companies (id, company_name) VALUES (7, 'old')");
+  hold_tickets();  // the first group waits; the next two callouts queue behind it
+  auto first = send(callout("Ticket", 300, "Update", {{"Title", "Held"}}, 1));
+  wait_for_a_waiter();
+  auto company = send(callout("Company", 7, "Update", {{"CompanyName", "Contoso Ltd"}}, 2));
+  auto ticket = send(callout("Ticket", 301, "Update", {{"Status", "8"}}, 3));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // both reach the queue
+  release_tickets();
+
+  EXPECT_EQ(first.get().status, 200u);
+  EXPECT_EQ(company.get().status, 200u);
+  EXPECT_EQ(ticket.get().status, 200u);
+  EXPECT_EQ(sql("SELECT company_name FROM companies WHERE id = 7"), "Contoso Ltd");
+  EXPECT_EQ(sql("SELECT status FROM tickets WHERE id = 301"), "8");
+  // now() is the transaction's start: the two were logged in one transaction, after the first's
+  EXPECT_EQ(sql("SELECT count(DISTINCT received_at) FROM webhook_events WHERE entity_id IN (7, 301)"), "1");
+  EXPECT_EQ(sql("SELECT count(DISTINCT received_at) FROM webhook_events"), "2");
 }
 
 TEST_F(WebhooksTest, EveryEntityTypeIsUpdatedAndSoftDeleted) {
