@@ -79,8 +79,7 @@ void install_psa(core::app::Context& ctx, std::shared_ptr<identity::Identity> id
     ctx.stop_hooks.push_back([schedule] { schedule->stop(); });
   }
   install_sync_routes(ctx, id, registry, sync);
-  auto intake =
-      std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret, settings.webhook_group_wait);
+  auto intake = std::make_shared<psa::WebhookIntake>(ctx.db, client, settings.webhook_secret);
   install_queue_metrics(ctx, [intake] { return intake->waiting(); });
   install_webhook_routes(ctx, id, intake);
   install_phishing_routes(ctx, id, client, registry);  // without a client, only pasted headers are read

@@ -7,9 +7,7 @@
 //
 // A submission to an idle batcher runs at once, alone; one that arrives while a batch runs waits
 // for it and then goes with everything else that arrived meanwhile (at most `max_batch` items).
-// So the batches grow with the load and shrink to one when it falls. With a `linger`, a batch that
-// is not full waits that long first, for more to join it: fewer, larger batches (each pays its
-// fixed cost once for more items) at the price of that wait for every item.
+// No timer holds anything back: the batches grow with the load and shrink to one when it falls.
 // `run` answers one result per item, in order; when it throws, every item of that batch gets the
 // exception. Safe to use from several threads; `Result` must be default-constructible. Each
 // waiter resumes on its own executor.
@@ -19,12 +17,9 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <exception>
@@ -42,8 +37,7 @@ class Batcher {
  public:
   using Run = std::function<boost::asio::awaitable<std::vector<Result>>(std::vector<Item>)>;
 
-  Batcher(std::size_t max_batch, Run run, std::chrono::microseconds linger = {})
-      : state_(std::make_shared<State>(max_batch, std::move(run), linger)) {}
+  Batcher(std::size_t max_batch, Run run) : state_(std::make_shared<State>(max_batch, std::move(run))) {}
   Batcher(const Batcher&) = delete;
   Batcher& operator=(const Batcher&) = delete;
 
@@ -73,8 +67,7 @@ class Batcher {
   using Answer = std::function<void(std::exception_ptr, Result)>;
 
   struct State : std::enable_shared_from_this<State> {
-    State(std::size_t max_batch, Run run, std::chrono::microseconds linger)
-        : max_batch(max_batch == 0 ? 1 : max_batch), linger(linger), run(std::move(run)) {}
+    State(std::size_t max_batch, Run run) : max_batch(max_batch == 0 ? 1 : max_batch), run(std::move(run)) {}
 
     template <class Handler>
     void enqueue(const boost::asio::any_io_executor& executor, Item item, Handler handler) {
@@ -94,30 +87,16 @@ class Batcher {
       if (start) boost::asio::co_spawn(executor, drain(this->shared_from_this()), boost::asio::detached);
     }
 
-    // Whether a batch is waiting (and, if so, whether it is full); none: the drain ends.
-    enum class Next { none, some, full };
-    Next next() {
-      std::lock_guard lock(mutex);
-      if (waiting.empty()) {
-        draining = false;
-        return Next::none;
-      }
-      return waiting.size() >= max_batch ? Next::full : Next::some;
-    }
-
     static boost::asio::awaitable<void> drain(std::shared_ptr<State> self) {
       for (;;) {
-        const Next next = self->next();
-        if (next == Next::none) co_return;
-        if (next == Next::some && self->linger.count() > 0) {
-          boost::asio::steady_timer wait(co_await boost::asio::this_coro::executor, self->linger);
-          boost::system::error_code ignored;  // cancelled only as the executor shuts down
-          co_await wait.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ignored));
-        }
         std::vector<Item> items;
         std::vector<Answer> answers;
         {
           std::lock_guard lock(self->mutex);
+          if (self->waiting.empty()) {
+            self->draining = false;
+            co_return;
+          }
           while (!self->waiting.empty() && items.size() < self->max_batch) {
             items.push_back(std::move(self->waiting.front().first));
             answers.push_back(std::move(self->waiting.front().second));
@@ -143,7 +122,6 @@ class Batcher {
     bool draining = false;
     std::size_t largest = 0;
     const std::size_t max_batch;
-    const std::chrono::microseconds linger;
     const Run run;
   };
 

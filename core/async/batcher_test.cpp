@@ -94,28 +94,3 @@ TEST(Batcher, AFailedBatchFailsEachOfItsItemsAndTheNextBatchRuns) {
   EXPECT_EQ(third.get(), 6);
   EXPECT_EQ(submit(io, batches, 7).get(), 14);
 }
-
-TEST(Batcher, WithALingerWhatArrivesWithinItGoesInTheSameBatch) {
-  core::testing::IoThreads io(2);
-  Recorder recorder;
-  Batcher<int, int> batches(10, recorder.run(), 500ms);
-  auto first = submit(io, batches, 1);
-  std::this_thread::sleep_for(20ms);  // the batch is lingering, not yet run
-  auto second = submit(io, batches, 2);
-  std::this_thread::sleep_for(20ms);
-  auto third = submit(io, batches, 3);
-  EXPECT_EQ(first.get(), 2);
-  EXPECT_EQ(second.get(), 4);
-  EXPECT_EQ(third.get(), 6);
-  ASSERT_EQ(recorder.batches.size(), 1u);
-  EXPECT_EQ(recorder.batches[0], (std::vector<int>{1, 2, 3}));
-}
-
-TEST(Batcher, AFullBatchDoesNotLinger) {
-  core::testing::IoThreads io(2);
-  Recorder recorder;
-  Batcher<int, int> batches(1, recorder.run(), std::chrono::minutes(1));
-  auto answer = submit(io, batches, 21);
-  ASSERT_EQ(answer.wait_for(std::chrono::seconds(20)), std::future_status::ready) << "it waited for the linger";
-  EXPECT_EQ(answer.get(), 42);
-}

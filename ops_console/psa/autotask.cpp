@@ -77,9 +77,6 @@ PsaSettings read_psa_settings(core::config::Reader& env) {
   s.secret = env.secret("PSA_SECRET", "the PSA API user's secret");
   s.integration_code = env.secret("PSA_INTEGRATION_CODE", "the PSA API tracking identifier (ApiIntegrationCode)");
   s.webhook_secret = env.secret("PSA_WEBHOOK_SECRET", "the PSA webhooks' secret; unset: signatures are not checked");
-  s.webhook_group_wait = std::chrono::milliseconds(env.integer(
-      "PSA_WEBHOOK_GROUP_WAIT_MS", 3,
-      "milliseconds a group of PSA callouts waits for more to join it before it is written; 0: none", {0, 100}));
   s.sync_interval = std::chrono::minutes(
       env.integer("PSA_SYNC_INTERVAL_MINUTES", 5, "minutes between incremental PSA syncs; 0: no schedule", {0, 1440}));
   s.window_days = static_cast<int>(env.integer(

@@ -42,9 +42,7 @@ struct PsaSettings {
   std::string username;
   std::string secret;
   std::string integration_code;
-  std::string webhook_secret;  // empty: webhook signatures are not checked
-  // A group of callouts not yet full waits this long for more to join it (psa/webhooks.hpp).
-  std::chrono::microseconds webhook_group_wait{3'000};
+  std::string webhook_secret;             // empty: webhook signatures are not checked
   std::chrono::minutes sync_interval{5};  // 0: no schedule
   int window_days = 90;                   // tickets the first full sync keeps, besides open ones
   int requests_per_hour = 9'000;          // under Autotask's 10,000, leaving room for other tools

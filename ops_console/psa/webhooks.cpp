@@ -92,13 +92,11 @@ std::string source_ip_of(const core::http::Request& req) {
   return ip.substr(0, kMaxSourceIp);
 }
 
-WebhookIntake::WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret,
-                             std::chrono::microseconds group_wait)
+WebhookIntake::WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret)
     : db_(db),
       psa_(std::move(psa)),
       secret_(std::move(secret)),
-      patches_(
-          kMaxGroup, [this](std::vector<Patch> group) { return apply(std::move(group)); }, group_wait) {}
+      patches_(kMaxGroup, [this](std::vector<Patch> group) { return apply(std::move(group)); }) {}
 
 // One transaction for the group: a statement per entity among its callouts. A group of one
 // entity, the usual case, is one statement, which is a transaction of its own: one round trip

@@ -12,8 +12,7 @@
 // is tried again.
 //
 // The common callout, a Create or Update of a row the copy holds, is applied in groups: callouts
-// that arrive while a group is being written, or within PSA_WEBHOOK_GROUP_WAIT_MS of the first of a
-// group, wait for it, then go together, one statement per
+// that arrive while a group is being written wait for it, then go together, one statement per
 // entity and one commit (core/async/batcher.hpp; one entity: the statement alone, its own
 // transaction). Each is answered once the commit holding it is done, so an
 // answered callout is never lost, and the commit's cost is shared.
@@ -58,9 +57,7 @@ class WebhookIntake {
   // At most this many callouts go in one group.
   static constexpr std::size_t kMaxGroup = 250;
 
-  // `group_wait`: how long a group not yet full waits for more callouts (PSA_WEBHOOK_GROUP_WAIT_MS).
-  WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret,
-                std::chrono::microseconds group_wait = {});
+  WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient> psa, std::string secret);
 
   boost::asio::awaitable<Outcome> receive(Callout callout);
 
