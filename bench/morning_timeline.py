@@ -51,9 +51,13 @@ def read_log(path):
 
 def report(d, n, warmup_ms, events, born, slow, routes):
     rows = [line.rstrip("\n").split("\t") for line in open(f"{d}/trace{n}.load")]
-    t0 = min(float(r[0]) for r in rows) + warmup_ms  # the window's start
+    began = min(float(r[0]) for r in rows)  # the load's start, the warm-up's when there is one
+    t0 = began + warmup_ms  # the window's start
     t1 = max(float(r[0]) for r in rows)
-    s = lambda t: (t - t0) / 1000  # noqa: E731
+
+    def s(t):  # seconds from the window's start
+        return (t - t0) / 1000
+
     runs = [line.split("|") for line in open(f"{d}/runs{n}")]
     print(f"== {n} instance(s)")
     long_runs = [
@@ -61,16 +65,16 @@ def report(d, n, warmup_ms, events, born, slow, routes):
     ]
     print("  sync runs over 200 ms (start+seconds):", " ".join(long_runs) or "none")
     for t, what in events:
-        if t0 - warmup_ms - 20000 <= t <= t1:
+        if began - 20000 <= t <= t1:
             print(f"  {s(t):6.1f} {what}")
-    made = sorted(s(t) for t in born.values() if t0 - warmup_ms - 5000 <= t <= t1)
+    made = sorted(s(t) for t in born.values() if began - 5000 <= t <= t1)
     print(f"  console connections made: {len(made)}:", " ".join(f"{x:.1f}" for x in made))
     ui = [r for r in rows if r[1] == "ui"]
     for route in routes:
         worst = sorted((r for r in ui if r[5] == route), key=lambda r: -float(r[3]))[:8]
         print(f"  {route}:", " ".join(f"{float(r[3]):.0f}@{s(float(r[0])):.1f}" for r in worst))
     for t, pid, ms, fn in sorted(slow, key=lambda x: -x[2]):
-        if t0 <= t <= t1 + 1000 and fn in ("mobile_dashboard_json", "dashboard_overview_json") and pid in born:
+        if began <= t <= t1 + 1000 and fn in ("mobile_dashboard_json", "dashboard_overview_json") and pid in born:
             print(f"    {s(t):5.1f} {fn} {ms:.0f} ms, backend {(t - born[pid]) / 1000:.1f} s old")
     by5 = collections.defaultdict(list)
     for r in ui:

@@ -14,8 +14,8 @@
 // The common callout, a Create or Update of a row the copy holds, is applied in groups: callouts
 // that arrive while a group is being written wait for it, then go together, one statement per
 // entity and one commit (core/async/batcher.hpp; one entity: the statement alone, its own
-// transaction). Each is answered once the commit holding it is done, so an
-// answered callout is never lost, and the commit's cost is shared.
+// transaction). Each is answered once the commit holding it is done, so an answered callout is
+// never lost, and the commit's cost is shared.
 #include "core/async/batcher.hpp"
 #include "core/db/pool.hpp"
 #include "core/http/message.hpp"
