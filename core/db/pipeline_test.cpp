@@ -6,12 +6,10 @@
 #include "core/testing/testing.hpp"
 
 #include <gtest/gtest.h>
-#include <libpq-fe.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_future.hpp>
 
 #include <future>
-#include <memory>
 #include <thread>
 
 using namespace core;
@@ -21,26 +19,17 @@ using namespace std::chrono_literals;
 namespace {
 
 // Waits (a condition, not a time) until `n` statements like `pattern` run on the server. It
-// looks every 10 ms over one connection kept for the wait: a statement held for 0.2 s is seen
-// even on a loaded machine, where a new connection for each look (a backend started each time)
-// can take longer than that: a clean run of 2026-11-29 never saw the 0.2 s head of
+// looks over one connection kept for the wait (core::testing::Session): a statement held for
+// 0.2 s is seen even on a loaded machine, where a new connection for each look can take longer
+// than that: a clean run of 2026-11-29 never saw the 0.2 s head of
 // AFailingStatementDoesNotFailItsNeighbours so.
 void wait_running(const std::string& url, const std::string& pattern, int n = 1) {
   const std::string count =
       "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '" +
       pattern + "' AND pid <> pg_backend_pid()";
-  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(url.c_str()), PQfinish);
-  ASSERT_EQ(PQstatus(conn.get()), CONNECTION_OK) << PQerrorMessage(conn.get());
-  const auto running = [&] {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn.get(), count.c_str()), PQclear);
-    return PQresultStatus(r.get()) == PGRES_TUPLES_OK ? std::string(PQgetvalue(r.get(), 0, 0)) : "error";
-  };
-  std::string seen = running();
-  for (int i = 0; i < 500 && seen != std::to_string(n); ++i) {
-    std::this_thread::sleep_for(10ms);
-    seen = running();
-  }
-  ASSERT_EQ(seen, std::to_string(n)) << pattern;
+  core::testing::Session session(url);
+  core::testing::eventually([&] { return session.sql(count) == std::to_string(n); }, 5s);
+  ASSERT_EQ(session.sql(count), std::to_string(n)) << pattern;
 }
 
 struct PoolPipelineTest : ::testing::Test {

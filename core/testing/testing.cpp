@@ -57,16 +57,20 @@ std::string with_database(const std::string& url, std::string_view database) {
 
 std::string database_url(std::string_view database) { return with_database(admin_url(), database); }
 
-std::string sql(const std::string& url, const std::string& statement) {
-  std::unique_ptr<PGconn, decltype(&PQfinish)> c(PQconnectdb(url.c_str()), PQfinish);
-  if (PQstatus(c.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(c.get()));
-  std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c.get(), statement.c_str()), PQclear);
+Session::Session(const std::string& url) : conn_(PQconnectdb(url.c_str()), PQfinish) {
+  if (PQstatus(conn_.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(conn_.get()));
+}
+
+std::string Session::sql(const std::string& statement) {
+  std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn_.get(), statement.c_str()), PQclear);
   const auto st = PQresultStatus(r.get());
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
     throw std::runtime_error(statement + ": " + PQresultErrorMessage(r.get()));
   if (PQntuples(r.get()) == 0 || PQnfields(r.get()) == 0) return "";
   return PQgetvalue(r.get(), 0, 0);
 }
+
+std::string sql(const std::string& url, const std::string& statement) { return Session(url).sql(statement); }
 
 // --- TestDatabase -------------------------------------------------------------------------
 
@@ -77,15 +81,8 @@ std::string template_for(std::span<const db::Migration> migrations) {
   for (const auto& m : migrations) all += std::string(m.name) + core::sha256_hex(m.sql);
   const std::string name = "tpl_" + core::sha256_hex(all).substr(0, 16);
 
-  std::unique_ptr<PGconn, decltype(&PQfinish)> c(PQconnectdb(admin_url().c_str()), PQfinish);
-  if (PQstatus(c.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(c.get()));
-  auto run = [&](const std::string& s) {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(c.get(), s.c_str()), PQclear);
-    const auto st = PQresultStatus(r.get());
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-      throw std::runtime_error(s + ": " + PQresultErrorMessage(r.get()));
-    return PQntuples(r.get()) > 0 ? std::string(PQgetvalue(r.get(), 0, 0)) : std::string();
-  };
+  Session admin(admin_url());
+  const auto run = [&](const std::string& s) { return admin.sql(s); };
   run("SELECT pg_advisory_lock(7321001)");
   if (run("SELECT count(*) FROM pg_database WHERE datname = '" + name + "'") == "0") {
     // Built under another name and renamed when complete, so a crash leaves no half template.

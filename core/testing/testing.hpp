@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+struct pg_conn;  // libpq's PGconn
+
 namespace core::testing {
 
 // The repository's root: $PROJECT_ROOT, else the source tree this was built from.
@@ -30,6 +32,20 @@ std::string database_url(std::string_view database = "postgres");
 // Runs one statement on a blocking connection (for test set-up and assertions); returns the
 // first column of the first row, or "" when there is none. Throws on error.
 std::string sql(const std::string& url, const std::string& statement);
+
+// One blocking connection kept open, for a test that looks many times (a poll of
+// pg_stat_activity: a connection for each look starts a backend each time, which on a loaded
+// machine can take longer than what it looks for) or holds a lock across statements. Throws when
+// it cannot connect.
+class Session {
+ public:
+  explicit Session(const std::string& url);
+  // As sql(url, statement) above, on this connection.
+  std::string sql(const std::string& statement);
+
+ private:
+  std::unique_ptr<pg_conn, void (*)(pg_conn*)> conn_;
+};
 
 // A fresh database for one test, cloned from a template migrated once per migration set (the
 // template is built under an advisory lock, so parallel test processes share it). Dropped on
