@@ -8,6 +8,7 @@
 
 namespace {
 
+using core::testing::HttpResponse;
 using mail_triage::testing::kMailbox;
 using mail_triage::testing::SandboxTest;
 

@@ -4,6 +4,7 @@
 // and with the switch off the same errors quote nothing.
 #include "core/testing/testing.hpp"
 #include "core/util/digest.hpp"
+#include "core/util/strings.hpp"
 #include "sandbox/sandbox.hpp"
 
 #include <gtest/gtest.h>
