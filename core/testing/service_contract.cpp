@@ -3,8 +3,6 @@
 #include "core/testing/manual_clock.hpp"
 #include "core/util/strings.hpp"
 
-#include <libpq-fe.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -559,9 +557,8 @@ TEST_P(ServiceContract, SigtermLetsAnInFlightRequestFinish) {
   const auto port = listening_port(service);
 
   // Hold a lock that /readyz's query waits on, so the request is in flight when SIGTERM arrives.
-  std::unique_ptr<PGconn, decltype(&PQfinish)> blocker(PQconnectdb(database.url().c_str()), PQfinish);
-  ASSERT_EQ(PQstatus(blocker.get()), CONNECTION_OK);
-  PQclear(PQexec(blocker.get(), "BEGIN; LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE"));
+  Session blocker(database.url());
+  blocker.sql("BEGIN; LOCK TABLE schema_migrations IN ACCESS EXCLUSIVE MODE");
 
   std::optional<HttpResponse> slow;
   std::thread caller([&] { slow = http(port, "GET", "/readyz"); });
@@ -573,7 +570,7 @@ TEST_P(ServiceContract, SigtermLetsAnInFlightRequestFinish) {
   ASSERT_TRUE(service.wait_for_log("shutting down"));
   EXPECT_FALSE(service.wait_exit(std::chrono::milliseconds(300)));  // still finishing the request
 
-  PQclear(PQexec(blocker.get(), "COMMIT"));
+  blocker.sql("COMMIT");
   caller.join();
   ASSERT_TRUE(slow);
   EXPECT_EQ(slow->status, 200u);

@@ -2,8 +2,6 @@
 // scrape within a deadline, so a scrape answers even while the database does not.
 #include "ops_console/tests/console_fixture.hpp"
 
-#include <libpq-fe.h>
-
 namespace ops_console::testing {
 namespace {
 
@@ -30,16 +28,15 @@ TEST_F(ConsoleMetricsTest, QueueDepthsAreCountedAtScrapeTimeAndLeftOutWhenTheDat
   EXPECT_TRUE(holds(text, "ops_console_metrics_refresh_errors_total 0")) << text;
 
   // A lock holds the count up: the scrape answers after its deadline without the counted depths.
-  std::unique_ptr<PGconn, decltype(&PQfinish)> blocker(PQconnectdb(database.url().c_str()), PQfinish);
-  ASSERT_EQ(PQstatus(blocker.get()), CONNECTION_OK);
-  PQclear(PQexec(blocker.get(), "BEGIN; LOCK TABLE analysis_jobs IN ACCESS EXCLUSIVE MODE"));
+  core::testing::Session blocker(database.url());
+  blocker.sql("BEGIN; LOCK TABLE analysis_jobs IN ACCESS EXCLUSIVE MODE");
   text = scrape();
   EXPECT_EQ(text.find("queue=\"analyzer\""), std::string::npos) << text;
   EXPECT_EQ(text.find("queue=\"rmm_execution\""), std::string::npos) << text;
   EXPECT_TRUE(holds(text, "ops_console_queue_depth{queue=\"webhook_intake\"} 0")) << text;
   EXPECT_TRUE(holds(text, "ops_console_metrics_refresh_errors_total 1")) << text;
 
-  PQclear(PQexec(blocker.get(), "COMMIT"));
+  blocker.sql("COMMIT");
   EXPECT_TRUE(
       core::testing::eventually([&] { return holds(scrape(), "ops_console_queue_depth{queue=\"analyzer\"} 2"); }));
 }

@@ -3,9 +3,8 @@
 #include "core/util/digest.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 
-#include <libpq-fe.h>
-
 #include <future>
+#include <optional>
 
 namespace {
 
@@ -53,23 +52,17 @@ struct WebhooksTest : ConsoleTest {
 
   // Tickets held in SHARE mode by a transaction of another connection: an UPDATE of a ticket (a
   // group's statement) waits until release_tickets(), and the callouts sent meanwhile queue.
-  std::unique_ptr<PGconn, decltype(&PQfinish)> holder{nullptr, PQfinish};
-  void holder_exec(const char* statement) {
-    std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(holder.get(), statement), PQclear);
-    ASSERT_EQ(PQresultStatus(r.get()), PGRES_COMMAND_OK) << PQerrorMessage(holder.get());
-  }
+  std::optional<core::testing::Session> holder;
   void hold_tickets() {
-    holder.reset(PQconnectdb(database.url().c_str()));
-    ASSERT_EQ(PQstatus(holder.get()), CONNECTION_OK) << PQerrorMessage(holder.get());
-    holder_exec("BEGIN");
-    holder_exec("LOCK TABLE tickets IN SHARE MODE");
+    holder.emplace(database.url());
+    holder->sql("BEGIN; LOCK TABLE tickets IN SHARE MODE");
   }
-  void release_tickets() { holder_exec("COMMIT"); }
+  void release_tickets() { holder->sql("COMMIT"); }
   // Until a statement waits for a lock (two seconds at most).
   void wait_for_a_waiter() {
-    for (int i = 0; i < 200 && sql("SELECT count(*) FROM pg_locks WHERE NOT granted") == "0"; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    ASSERT_NE(sql("SELECT count(*) FROM pg_locks WHERE NOT granted"), "0") << "the first group did not wait";
+    ASSERT_TRUE(core::testing::eventually([&] { return sql("SELECT count(*) FROM pg_locks WHERE NOT granted") != "0"; },
+                                          std::chrono::seconds(2)))
+        << "the first group did not wait";
   }
 };
 
