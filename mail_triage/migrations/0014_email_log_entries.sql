@@ -3,9 +3,9 @@
 -- callers give, lower case) and its email_log_json(). An id without an entry has no row.
 --
 -- A function, for its SET clause: `= ANY($1)` in a prepared statement is planned again at every
--- run while its custom plan looks cheaper than the generic one (which assumes 10 ids), and for
--- the batches this serves (1-20 ids) it always does: about 170 µs of planning a batch, more
--- than reading the rows. Here the one generic plan (an index scan of email_log_pkey) is kept.
+-- run while its custom plan looks cheaper than the generic one (which assumes 10 ids), as it
+-- always does for a batch of fewer than 10 ids, the usual size: about 170 µs of planning a batch,
+-- more than reading its rows. Here the one generic plan (an index scan of email_log_pkey) is kept.
 CREATE FUNCTION email_log_entries(ids uuid[]) RETURNS TABLE (id text, entry json)
 LANGUAGE plpgsql STABLE
 SET plan_cache_mode = force_generic_plan
