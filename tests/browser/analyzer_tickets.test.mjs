@@ -34,8 +34,13 @@ async function assertListIsRoutes(page) {
     await page.getByText('No ticket matches these filters.').waitFor();
     return route;
   }
-  await waitForCount(page, ROW, route.items.length);
-  assert.deepEqual(await shownIds(page), route.items.map((t) => t.id), `the tickets of ?${q}`);
+  // Waits for the route's own rows, not only their count: the page before a move shows as many
+  // rows (50) until the move's answer replaces them (a CI run once compared the rows mid-swap).
+  const ids = route.items.map((t) => t.id);
+  await waitForCount(page, ROW, ids.length);
+  await page.waitForFunction(([s, want]) => [...document.querySelectorAll(s)].map((e) => Number(e.dataset.ticket)).join()
+    === want.join() && !document.querySelector('[aria-busy="true"]'), [ROW, ids]).catch(() => {});
+  assert.deepEqual(await shownIds(page), ids, `the tickets of ?${q}`);
   const from = await shown.number(page, route.offset + 1);
   const to = await shown.number(page, route.offset + route.items.length);
   const total = await shown.number(page, route.total);

@@ -54,12 +54,21 @@ async function connectAgain() {
   }
 }
 
+// What `locator` shows once it shows `want`, or after 10 s: the page may still show the figures
+// it had before the sync (a CI run once saw "$" from before the copy while the route already said
+// "£") until its own answer of the summary arrives; those figures are rendered together.
+async function textOnceShown(locator, want) {
+  await locator.filter({ hasText: want }).waitFor({ timeout: 10000 }).catch(() => {});
+  return locator.innerText();
+}
+
 async function assertFinance(page) {
   const f = await routeJson(page, '/api/accounting/summary');
   assert.equal(f.configured, true);
   const money = (v) => shown.money(page, v, f.currency);
   await page.locator('[data-testid="finance"]').waitFor();
-  assert.equal(await page.locator('[data-kpi="paymentsMonthToDate"] .value').innerText(), await money(f.paymentsMonthToDate));
+  const monthToDate = page.locator('[data-kpi="paymentsMonthToDate"] .value');
+  assert.equal(await textOnceShown(monthToDate, await money(f.paymentsMonthToDate)), await money(f.paymentsMonthToDate));
   assert.equal(await page.locator('[data-kpi="paymentsYearToDate"] .value').innerText(), await money(f.paymentsYearToDate));
   for (const b of f.aging) {
     const row = page.locator(`tr[data-bucket="${b.key}"]`);
