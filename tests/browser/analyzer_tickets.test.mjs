@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   allowSignInProbe, assertAccessibleInBothThemes, assertFitsWidth, consoleSql, createUser, launch, openSignedIn, routeJson,
-  screenshot, shown, tabTo, waitForCount,
+  screenshot, shown, tabTo,
 } from './lib.mjs';
 
 let browser;
@@ -34,10 +34,9 @@ async function assertListIsRoutes(page) {
     await page.getByText('No ticket matches these filters.').waitFor();
     return route;
   }
-  // Waits for the route's own rows, not only their count: the page before a move shows as many
-  // rows (50) until the move's answer replaces them (a CI run once compared the rows mid-swap).
+  // Waits for the route's own rows, not their count (waitForCount): the page before a move shows
+  // as many rows (50) until the move's answer replaces them (a CI run once compared them mid-swap).
   const ids = route.items.map((t) => t.id);
-  await waitForCount(page, ROW, ids.length);
   await page.waitForFunction(([s, want]) => [...document.querySelectorAll(s)].map((e) => Number(e.dataset.ticket)).join()
     === want.join() && !document.querySelector('[aria-busy="true"]'), [ROW, ids]).catch(() => {});
   assert.deepEqual(await shownIds(page), ids, `the tickets of ?${q}`);
