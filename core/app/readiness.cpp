@@ -31,6 +31,7 @@ asio::awaitable<std::optional<std::string>> Readiness::ask() {
     std::lock_guard lock(mutex_);
     if (!flight_) {
       flight_ = std::make_shared<Flight>();
+      ++checks_started_;
       start = true;
     }
     flight = flight_;
@@ -54,6 +55,11 @@ asio::awaitable<std::optional<std::string>> Readiness::ask() {
     timer.expires_at(std::min(give_up, now + step));
     co_await timer.async_wait(asio::use_awaitable);
   }
+}
+
+std::uint64_t Readiness::checks_started() const {
+  std::lock_guard lock(mutex_);
+  return checks_started_;
 }
 
 asio::awaitable<void> Readiness::run(std::shared_ptr<Flight> flight) {

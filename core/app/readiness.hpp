@@ -16,6 +16,7 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -35,6 +36,8 @@ class Readiness {
   boost::asio::awaitable<std::optional<std::string>> ask();
 
   std::chrono::milliseconds deadline() const { return deadline_; }
+  // How many checks have been started, ever: the tests' measure of "one check for many probes".
+  std::uint64_t checks_started() const;
 
  private:
   struct Flight;
@@ -43,8 +46,9 @@ class Readiness {
   boost::asio::any_io_executor executor_;
   Check check_;
   std::chrono::milliseconds deadline_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::shared_ptr<Flight> flight_;  // the check under way, if any
+  std::uint64_t checks_started_ = 0;
 };
 
 }  // namespace core::app

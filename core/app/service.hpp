@@ -136,6 +136,7 @@ class Service {
   // The metrics listener's port; 0 when it is off.
   std::uint16_t metrics_port() const;
   db::Pool& db();
+  const Readiness& readiness() const { return *readiness_; }
   boost::asio::any_io_executor executor();
   const CommonSettings& settings() const { return common_; }
   const http::Router& router() const { return router_; }

@@ -98,6 +98,7 @@ TEST_P(ServiceContract, ReadinessAnswersWithinItsDeadlineWhenTheDatabaseHangs) {
   HttpClient client(svc.port());
   EXPECT_EQ(client.request("GET", "/readyz").status, 200u);
 
+  const auto checks_before = svc.service().readiness().checks_started();
   cluster.freeze();
   for (int probe = 0; probe < 3; ++probe) {
     const auto asked = std::chrono::steady_clock::now();
@@ -109,9 +110,11 @@ TEST_P(ServiceContract, ReadinessAnswersWithinItsDeadlineWhenTheDatabaseHangs) {
     // waited before (the pool's statement timeout and cancel grace).
     EXPECT_LT(took, std::chrono::seconds(5));
   }
-  const auto stats = svc.service().db().stats();
-  EXPECT_LE(stats.open - std::min(stats.open, stats.idle), 1u)
-      << "one readiness check holds a connection, not one per probe";
+  // Counted as checks, not as the pool's busy connections: the service's own background work (a
+  // schedule woken at start, such as ops-console's trends days) may also hang on the frozen
+  // database, and on a loaded machine it may not yet have run when the freeze comes.
+  EXPECT_EQ(svc.service().readiness().checks_started() - checks_before, 1u)
+      << "the probes share one check, which holds one connection, rather than one check each";
   EXPECT_EQ(client.request("GET", "/healthz").status, 200u);
 
   cluster.thaw();
