@@ -2,7 +2,8 @@
 // Gathers the work of many coroutines into batches run one at a time: group commit.
 //
 //   core::async::Batcher<Event, Outcome> batches(200, [&](std::vector<Event> events)
-//       -> awaitable<std::vector<Outcome>> { ... one statement, one commit, for all of them ... });
+//       -> awaitable<std::vector<Outcome>> { ... one statement, one commit, for all of them ... },
+//       core::db::request_bound_passed_error);
 //   const Outcome mine = co_await batches.submit(event);   // resumes once its batch has run
 //
 // A submission to an idle batcher runs at once, alone; one that arrives while a batch runs waits
@@ -11,6 +12,15 @@
 // `run` answers one result per item, in order; when it throws, every item of that batch gets the
 // exception. Safe to use from several threads; `Result` must be default-constructible. Each
 // waiter resumes on its own executor.
+//
+// Bounds (core/async/bounded_executor.hpp): each item keeps the bound for the database of the
+// coroutine that submitted it, counted from its submission. A batch runs on a strand of its own
+// whose bound is the earliest among its items (so the batch does not wait past what any of them
+// may), and an item whose bound passed while it waited behind another batch (one the database did
+// not answer) gets `late()` without being run: an interactive request's 503 comes within its own
+// bound and grace (docs/guarantees.md), not after the batch before it used up its time and then
+// its own batch took a fresh bound. A batch of items without bounds runs without any, whatever
+// the executor that happened to start it carries.
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -20,6 +30,9 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "core/async/bounded_executor.hpp"
+
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <exception>
@@ -36,15 +49,22 @@ template <class Item, class Result>
 class Batcher {
  public:
   using Run = std::function<boost::asio::awaitable<std::vector<Result>>(std::vector<Item>)>;
+  // The failure of an item whose bound passed while it waited (the services give
+  // core::db::request_bound_passed_error: their 503).
+  using Late = std::function<std::exception_ptr()>;
 
-  Batcher(std::size_t max_batch, Run run) : state_(std::make_shared<State>(max_batch, std::move(run))) {}
+  Batcher(std::size_t max_batch, Run run, Late late)
+      : state_(std::make_shared<State>(max_batch, std::move(run), std::move(late))) {}
   Batcher(const Batcher&) = delete;
   Batcher& operator=(const Batcher&) = delete;
 
   boost::asio::awaitable<Result> submit(Item item) {
     const auto executor = co_await boost::asio::this_coro::executor;
-    auto enqueue = [state = state_, executor, &item](auto handler) {
-      state->enqueue(executor, std::move(item), std::move(handler));
+    Bound bound;
+    if (const auto* bounds = bounds_of(executor); bounds && bounds->database.count() > 0)
+      bound = {.answer_by = Clock::now() + bounds->database, .grace = bounds->database_grace};
+    auto enqueue = [state = state_, executor, &item, bound](auto handler) {
+      state->enqueue(executor, std::move(item), bound, std::move(handler));
     };
     co_return co_await boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&,
                                                    void(std::exception_ptr, Result)>(enqueue,
@@ -64,13 +84,27 @@ class Batcher {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   using Answer = std::function<void(std::exception_ptr, Result)>;
 
+  // A submitter's bound for the database: the epoch for none.
+  struct Bound {
+    Clock::time_point answer_by{};
+    std::chrono::milliseconds grace{};
+  };
+
+  struct Waiting {
+    Item item;
+    Bound bound;
+    Answer answer;
+  };
+
   struct State : std::enable_shared_from_this<State> {
-    State(std::size_t max_batch, Run run) : max_batch(max_batch == 0 ? 1 : max_batch), run(std::move(run)) {}
+    State(std::size_t max_batch, Run run, Late late)
+        : max_batch(max_batch == 0 ? 1 : max_batch), run(std::move(run)), late(std::move(late)) {}
 
     template <class Handler>
-    void enqueue(const boost::asio::any_io_executor& executor, Item item, Handler handler) {
+    void enqueue(const boost::asio::any_io_executor& executor, Item item, Bound bound, Handler handler) {
       // std::function needs a copyable target; the handler is move-only.
       auto shared = std::make_shared<Handler>(std::move(handler));
       Answer answer = [shared](std::exception_ptr failure, Result result) {
@@ -81,7 +115,7 @@ class Batcher {
       bool start = false;
       {
         std::lock_guard lock(mutex);
-        waiting.emplace_back(std::move(item), std::move(answer));
+        waiting.push_back(Waiting{std::move(item), bound, std::move(answer)});
         start = !std::exchange(draining, true);
       }
       if (start) boost::asio::co_spawn(executor, drain(this->shared_from_this()), boost::asio::detached);
@@ -91,6 +125,9 @@ class Batcher {
       for (;;) {
         std::vector<Item> items;
         std::vector<Answer> answers;
+        std::vector<Answer> late;  // their bound passed while they waited
+        Bound earliest{.answer_by = Clock::time_point::max()};
+        const auto now = Clock::now();
         {
           std::lock_guard lock(self->mutex);
           if (self->waiting.empty()) {
@@ -98,16 +135,26 @@ class Batcher {
             co_return;
           }
           while (!self->waiting.empty() && items.size() < self->max_batch) {
-            items.push_back(std::move(self->waiting.front().first));
-            answers.push_back(std::move(self->waiting.front().second));
+            Waiting& w = self->waiting.front();
+            const bool bounded = w.bound.answer_by != Clock::time_point{};
+            if (bounded && w.bound.answer_by <= now) {
+              late.push_back(std::move(w.answer));
+            } else {
+              if (bounded && w.bound.answer_by < earliest.answer_by) earliest = w.bound;
+              items.push_back(std::move(w.item));
+              answers.push_back(std::move(w.answer));
+            }
             self->waiting.pop_front();
           }
           if (items.size() > self->largest) self->largest = items.size();
         }
+        for (auto& answer : late) answer(self->late(), Result{});
+        if (items.empty()) continue;
+
         std::vector<Result> results;
         std::exception_ptr failure;
         try {
-          results = co_await self->run(std::move(items));
+          results = co_await run_bounded(self, std::move(items), earliest, now);
           if (results.size() != answers.size()) throw std::logic_error("a batch answered a result count of its own");
         } catch (...) {
           failure = std::current_exception();
@@ -117,12 +164,30 @@ class Batcher {
       }
     }
 
+    // The batch on a strand of its own that carries `earliest` (none: no bounds), unless the
+    // drain's executor already carries no bounds and none are wanted.
+    static boost::asio::awaitable<std::vector<Result>> run_bounded(std::shared_ptr<State> self, std::vector<Item> items,
+                                                                   Bound earliest, Clock::time_point now) {
+      const auto executor = co_await boost::asio::this_coro::executor;
+      std::shared_ptr<Bounds> bounds;
+      if (earliest.answer_by != Clock::time_point::max()) {
+        // at least 1 ms: the items whose bound had passed at `now` are not in the batch
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(earliest.answer_by - now);
+        bounds = std::make_shared<Bounds>(Bounds{.database = left, .database_grace = earliest.grace});
+      } else if (!bounds_of(executor)) {
+        co_return co_await self->run(std::move(items));
+      }
+      co_return co_await boost::asio::co_spawn(make_strand(executor, std::move(bounds)), self->run(std::move(items)),
+                                               boost::asio::use_awaitable);
+    }
+
     mutable std::mutex mutex;
-    std::deque<std::pair<Item, Answer>> waiting;
+    std::deque<Waiting> waiting;
     bool draining = false;
     std::size_t largest = 0;
     const std::size_t max_batch;
     const Run run;
+    const Late late;
   };
 
   std::shared_ptr<State> state_;

@@ -1,4 +1,5 @@
 #pragma once
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -26,5 +27,7 @@ struct Timeout : std::runtime_error {
 
 // A request's database bound (core::async::Bounds) has passed: the pool's and a pipeline's answer.
 inline Timeout request_bound_passed() { return Timeout("the request's time for the database ran out"); }
+// The same for an item of a core::async::Batcher whose bound passed while it waited.
+inline std::exception_ptr request_bound_passed_error() { return std::make_exception_ptr(request_bound_passed()); }
 
 }  // namespace core::db

@@ -1,7 +1,6 @@
 #include "mail_triage/api/log.hpp"
 
 #include "core/async/batcher.hpp"
-#include "core/async/bounded_executor.hpp"
 #include "core/db/errors.hpp"
 #include "core/db/pool.hpp"
 #include "core/db/statement.hpp"
@@ -10,10 +9,6 @@
 #include "core/json/validate.hpp"
 #include "core/util/strings.hpp"
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/use_awaitable.hpp>
-
-#include <chrono>
 #include <unordered_map>
 
 namespace mail_triage {
@@ -101,56 +96,20 @@ constexpr std::string_view kGetEntries = R"sql(
 class EntryReads {
  public:
   explicit EntryReads(core::db::Pool& db)
-      : db_(db), batches_(kMaxBatch, [this](std::vector<Read> reads) { return run(std::move(reads)); }) {}
+      : db_(db),
+        batches_(
+            kMaxBatch, [this](std::vector<std::string> ids) { return run(std::move(ids)); },
+            core::db::request_bound_passed_error) {}
 
-  // The entry's JSON, or nothing; `id` in lower case, as the database writes it.
-  awaitable<std::optional<std::string>> find(std::string id) {
-    Read read{.id = std::move(id)};
-    const auto* bounds = core::async::bounds_of(co_await boost::asio::this_coro::executor);
-    if (bounds && bounds->database.count() > 0) {
-      read.answer_by = Clock::now() + bounds->database;
-      read.grace = bounds->database_grace;
-    }
-    co_return co_await batches_.submit(std::move(read));
-  }
+  // The entry's JSON, or nothing; `id` in lower case, as the database writes it. Within the
+  // caller's bound for the database, as any statement (core/async/batcher.hpp).
+  awaitable<std::optional<std::string>> find(std::string id) { return batches_.submit(std::move(id)); }
 
  private:
-  using Clock = std::chrono::steady_clock;
   static constexpr std::size_t kMaxBatch = 100;
 
-  struct Read {
-    std::string id;
-    Clock::time_point answer_by{};  // the request's bound for the database (the epoch: none)
-    std::chrono::milliseconds grace{};
-  };
-
-  // A batch runs within the earliest bound among its reads: a read that queued behind a batch
-  // the database did not answer keeps the bound it came with (docs/guarantees.md: a 503 within
-  // DB_REQUEST_TIMEOUT_MS and its grace), and is answered at once when that has passed.
-  awaitable<std::vector<std::optional<std::string>>> run(std::vector<Read> reads) {
-    std::vector<std::string> ids;
-    ids.reserve(reads.size());
-    auto answer_by = Clock::time_point::max();
-    std::chrono::milliseconds grace{};
-    for (auto& r : reads) {
-      ids.push_back(std::move(r.id));
-      if (r.answer_by != Clock::time_point{} && r.answer_by < answer_by) {
-        answer_by = r.answer_by;
-        grace = r.grace;
-      }
-    }
-    core::db::Result rows;
-    if (answer_by == Clock::time_point::max()) {
-      rows = co_await db_.query(kGetEntries, ids);
-    } else {
-      const auto left = std::chrono::ceil<std::chrono::milliseconds>(answer_by - Clock::now());
-      if (left.count() <= 0) throw core::db::request_bound_passed();
-      auto bounded = core::async::make_strand(
-          co_await boost::asio::this_coro::executor,
-          std::make_shared<core::async::Bounds>(core::async::Bounds{.database = left, .database_grace = grace}));
-      rows =
-          co_await boost::asio::co_spawn(std::move(bounded), db_.query(kGetEntries, ids), boost::asio::use_awaitable);
-    }
+  awaitable<std::vector<std::optional<std::string>>> run(std::vector<std::string> ids) {
+    const auto rows = co_await db_.query(kGetEntries, ids);
     std::unordered_map<std::string_view, std::string_view> found;
     for (const auto& row : rows) found.emplace(row.text(0), row.text(1));
     std::vector<std::optional<std::string>> entries;
@@ -163,7 +122,7 @@ class EntryReads {
   }
 
   core::db::Pool& db_;
-  core::async::Batcher<Read, std::optional<std::string>> batches_;
+  core::async::Batcher<std::string, std::optional<std::string>> batches_;
 };
 
 }  // namespace

@@ -96,7 +96,9 @@ WebhookIntake::WebhookIntake(core::db::Pool& db, std::shared_ptr<AutotaskClient>
     : db_(db),
       psa_(std::move(psa)),
       secret_(std::move(secret)),
-      patches_(kMaxGroup, [this](std::vector<Patch> group) { return apply(std::move(group)); }) {}
+      patches_(
+          kMaxGroup, [this](std::vector<Patch> group) { return apply(std::move(group)); },
+          core::db::request_bound_passed_error) {}
 
 // One transaction for the group: a statement per entity among its callouts. A group of one
 // entity, the usual case, is one statement, which is a transaction of its own: one round trip

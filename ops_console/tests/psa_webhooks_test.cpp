@@ -3,8 +3,12 @@
 #include "core/util/digest.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 
+#include <array>
+#include <chrono>
 #include <future>
 #include <optional>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -352,4 +356,61 @@ TEST_F(WebhooksTest, SyncRoutesSayWhenThePsaIsOffOrNotConfigured) {
 
 TEST_F(WebhooksTest, PartlySetPsaCredentialsRefuseStart) {
   EXPECT_THROW(start({{"PSA_BASE_URL", "http://127.0.0.1:9/atservicesrest/"}}), std::exception);
+}
+
+// A callout that queues behind a group the database does not answer keeps its own bound
+// (docs/guarantees.md: a 503 within DB_REQUEST_TIMEOUT_MS and its grace). The rule is
+// core::async::Batcher's, which mail-triage's merged reads share (LogReads there). Four callouts
+// at once while the database hangs: one group is sent, and fails once its cancel's grace has
+// passed too; by then the others' bound has passed, and they are answered without a statement of
+// their own (before, each took a fresh bound in the next group: twice the wait). Nothing was
+// acknowledged, so the PSA sends them again; once the database answers, so does the intake.
+TEST(WebhookIntake, CalloutsQueuedBehindAHungGroupAnswerWithinTheirOwnBound) {
+  core::testing::TempCluster cluster;
+  core::testing::sql(cluster.url(), "CREATE DATABASE svc");
+  // No trends kept: no background read at start, so the pool's count is the callouts' alone.
+  core::testing::RunningService svc(ops_console::definition(), cluster.url("svc"),
+                                    {{"DB_REQUEST_TIMEOUT_MS", "1000"}, {"TRENDS_KEEP_SECONDS", "0"}});
+  core::testing::sql(cluster.url("svc"),
+                     "INSERT INTO tickets (id, title, status, synced_at) VALUES (100, 'Printer', 1, now())");
+  const auto post = [&](int sequence) {
+    const auto body = callout("Ticket", 100, "Update", {{"Title", "Title " + std::to_string(sequence)}}, sequence);
+    return core::testing::http(svc.port(), "POST", "/api/webhooks/psa", body.dump());
+  };
+  ASSERT_EQ(post(1).status, 200u);
+
+  const auto statements_before = svc.service().db().stats().acquires;
+  cluster.freeze();
+  constexpr int kCallouts = 4;
+  std::array<core::testing::HttpResponse, kCallouts> answers;
+  std::array<std::chrono::steady_clock::duration, kCallouts> took{};
+  {
+    std::vector<std::jthread> senders;
+    for (int i = 0; i < kCallouts; ++i)
+      senders.emplace_back([&, i] {
+        const auto sent = std::chrono::steady_clock::now();
+        answers[i] = post(10 + i);
+        took[i] = std::chrono::steady_clock::now() - sent;
+      });
+  }
+  const auto statements = svc.service().db().stats().acquires - statements_before;
+  cluster.thaw();
+  EXPECT_EQ(statements, 1u);
+  for (int i = 0; i < kCallouts; ++i) {
+    EXPECT_EQ(answers[i].status, 503u) << i << ": " << answers[i].body;
+    EXPECT_EQ(answers[i].header("content-type"), "application/problem+json") << i;
+    // 1 s bound + 1 s grace + the sweeper's 0.1 s, as the service contract's hung read; a callout
+    // that waited for the group before it and then ran its own took 4 s and more.
+    EXPECT_LT(took[i], std::chrono::milliseconds(3500)) << i;
+  }
+  // Once the database answers, so does the intake. The PSA sends again what was not acknowledged:
+  // each callout ends as one event. (The group that was sent, one callout or more that came
+  // together, may have been written once the database went on, unless its cancel came first:
+  // their copies are then duplicates.)
+  for (int i = 0; i < kCallouts; ++i) {
+    const auto again = post(10 + i);
+    EXPECT_EQ(again.status, 200u) << again.body;
+  }
+  EXPECT_EQ(core::testing::sql(cluster.url("svc"), "SELECT count(*) FROM webhook_events"),
+            std::to_string(1 + kCallouts));
 }
