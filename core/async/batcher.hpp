@@ -14,13 +14,14 @@
 // waiter resumes on its own executor.
 //
 // Bounds (core/async/bounded_executor.hpp): each item keeps the bound for the database of the
-// coroutine that submitted it, counted from its submission. A batch runs on a strand of its own
-// whose bound is the earliest among its items (so the batch does not wait past what any of them
-// may), and an item whose bound passed while it waited behind another batch (one the database did
-// not answer) gets `late()` without being run: an interactive request's 503 comes within its own
-// bound and grace (docs/guarantees.md), not after the batch before it used up its time and then
-// its own batch took a fresh bound. A batch of items without bounds runs without any, whatever
-// the executor that happened to start it carries.
+// coroutine that submitted it, counted from its submission. The batches run on a strand of the
+// batcher's own (not the submitter's, such as an HTTP connection's, whose bound is set anew for
+// each of its requests), with the bound set for each batch to the earliest among its items (so
+// the batch does not wait past what any of them may; none when none has one). An item whose bound
+// passed while it waited behind another batch (one the database did not answer) gets `late()`
+// without being run: an interactive request's 503 comes within its own bound and grace
+// (docs/guarantees.md), not after the batch before it used up its time and then its own batch
+// took a fresh bound.
 #include <boost/asio/associated_executor.hpp>
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -118,7 +119,10 @@ class Batcher {
         waiting.push_back(Waiting{std::move(item), bound, std::move(answer)});
         start = !std::exchange(draining, true);
       }
-      if (start) boost::asio::co_spawn(executor, drain(this->shared_from_this()), boost::asio::detached);
+      // The loop runs on a strand of its own, whose bounds it sets for each batch (drain()).
+      if (start)
+        boost::asio::co_spawn(make_strand(executor, std::make_shared<Bounds>()), drain(this->shared_from_this()),
+                              boost::asio::detached);
     }
 
     static boost::asio::awaitable<void> drain(std::shared_ptr<State> self) {
@@ -154,7 +158,14 @@ class Batcher {
         std::vector<Result> results;
         std::exception_ptr failure;
         try {
-          results = co_await run_bounded(self, std::move(items), earliest, now);
+          // Within the earliest bound among the batch's items: at least 1 ms, as the items whose
+          // bound had passed at `now` are not in it. None when none has one.
+          Bounds* bounds = bounds_of(co_await boost::asio::this_coro::executor);
+          *bounds = earliest.answer_by == Clock::time_point::max()
+                        ? Bounds{}
+                        : Bounds{.database = std::chrono::ceil<std::chrono::milliseconds>(earliest.answer_by - now),
+                                 .database_grace = earliest.grace};
+          results = co_await self->run(std::move(items));
           if (results.size() != answers.size()) throw std::logic_error("a batch answered a result count of its own");
         } catch (...) {
           failure = std::current_exception();
@@ -162,23 +173,6 @@ class Batcher {
         for (std::size_t i = 0; i < answers.size(); ++i)
           answers[i](failure, failure ? Result{} : std::move(results[i]));
       }
-    }
-
-    // The batch on a strand of its own that carries `earliest` (none: no bounds), unless the
-    // drain's executor already carries no bounds and none are wanted.
-    static boost::asio::awaitable<std::vector<Result>> run_bounded(std::shared_ptr<State> self, std::vector<Item> items,
-                                                                   Bound earliest, Clock::time_point now) {
-      const auto executor = co_await boost::asio::this_coro::executor;
-      std::shared_ptr<Bounds> bounds;
-      if (earliest.answer_by != Clock::time_point::max()) {
-        // at least 1 ms: the items whose bound had passed at `now` are not in the batch
-        const auto left = std::chrono::ceil<std::chrono::milliseconds>(earliest.answer_by - now);
-        bounds = std::make_shared<Bounds>(Bounds{.database = left, .database_grace = earliest.grace});
-      } else if (!bounds_of(executor)) {
-        co_return co_await self->run(std::move(items));
-      }
-      co_return co_await boost::asio::co_spawn(make_strand(executor, std::move(bounds)), self->run(std::move(items)),
-                                               boost::asio::use_awaitable);
     }
 
     mutable std::mutex mutex;
