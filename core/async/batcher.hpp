@@ -11,7 +11,8 @@
 // No timer holds anything back: the batches grow with the load and shrink to one when it falls.
 // `run` answers one result per item, in order; when it throws, every item of that batch gets the
 // exception. Safe to use from several threads; `Result` must be default-constructible. Each
-// waiter resumes on its own executor.
+// waiter resumes on its own executor, which is an io_context's (its own or a strand of it, as
+// every coroutine of the services runs on).
 //
 // Bounds (core/async/bounded_executor.hpp): each item keeps the bound for the database of the
 // coroutine that submitted it, counted from its submission. The batches run on a strand of the
