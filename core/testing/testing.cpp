@@ -352,6 +352,19 @@ HttpResponse http(std::uint16_t port, std::string method, std::string target, st
   return c.request(std::move(method), std::move(target), std::move(body), std::move(headers));
 }
 
+std::vector<TimedResponse> at_once(int count, const std::function<HttpResponse(int i)>& request) {
+  std::vector<TimedResponse> answers(static_cast<std::size_t>(count));
+  std::vector<std::jthread> threads;
+  for (int i = 0; i < count; ++i)
+    threads.emplace_back([&, i] {
+      const auto asked = std::chrono::steady_clock::now();
+      answers[i].response = request(i);
+      answers[i].took = std::chrono::steady_clock::now() - asked;
+    });
+  threads.clear();  // joins them
+  return answers;
+}
+
 // --- RunningService -----------------------------------------------------------------------
 
 namespace {

@@ -12,6 +12,7 @@
 #include <boost/beast/http.hpp>
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -127,6 +128,15 @@ void forget_port(std::uint16_t port);
 // One request on a fresh connection.
 HttpResponse http(std::uint16_t port, std::string method, std::string target, std::string body = {},
                   std::map<std::string, std::string> headers = {});
+
+// `count` requests at once, each on its own thread (`request(i)`, i from 0): each one's answer
+// and how long it took, in the order of i. For what requests that come together do, such as
+// queueing behind one the database does not answer.
+struct TimedResponse {
+  HttpResponse response;
+  std::chrono::steady_clock::duration took{};
+};
+std::vector<TimedResponse> at_once(int count, const std::function<HttpResponse(int i)>& request);
 
 // A service running in this process on a free port against `database_url`.
 class RunningService {

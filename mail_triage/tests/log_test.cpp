@@ -4,7 +4,6 @@
 
 #include "core/db/statement.hpp"
 
-#include <array>
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -206,7 +205,7 @@ TEST_F(LogTest, OneEntry) {
   EXPECT_EQ(capitals.json()["id"], id);
 }
 
-// Concurrent reads share statements (core/db/batched_lookup.hpp): each still gets its own entry,
+// Concurrent reads share statements (core/async/batcher.hpp): each still gets its own entry,
 // or its 404, whichever batch it rode in.
 TEST_F(LogTest, ConcurrentReadsEachGetTheirOwnEntry) {
   std::vector<std::string> ids;
@@ -271,28 +270,17 @@ TEST(LogReads, ReadsQueuedBehindAHungOneAnswerWithinTheirOwnBound) {
 
   const auto statements_before = svc.service().db().stats().acquires;
   cluster.freeze();
-  constexpr int kReads = 4;
-  std::array<unsigned, kReads> status{};
-  std::array<std::chrono::steady_clock::duration, kReads> took{};
-  {
-    std::vector<std::jthread> readers;
-    for (int i = 0; i < kReads; ++i)
-      readers.emplace_back([&, i] {
-        const auto asked = std::chrono::steady_clock::now();
-        status[i] = read().status;
-        took[i] = std::chrono::steady_clock::now() - asked;
-      });
-  }
+  const auto reads = core::testing::at_once(4, [&](int) { return read(); });
   const auto statements = svc.service().db().stats().acquires - statements_before;
   cluster.thaw();
   // The reads that queued had no time left once the batch before them failed: no statement of
-  // their own (without that rule, a second one ran and took its own bound again: 3 s in all).
+  // their own (without that rule, a second one ran and took its own bound again).
   EXPECT_EQ(statements, 1u);
-  for (int i = 0; i < kReads; ++i) {
-    EXPECT_EQ(status[i], 503u) << i;
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    EXPECT_EQ(reads[i].response.status, 503u) << i;
     // 1 s bound + 1 s grace + the sweeper's 0.1 s, as the service contract's hung read; a read
     // that waited for the batch before it and then ran its own took 4 s and more.
-    EXPECT_LT(took[i], std::chrono::milliseconds(3500)) << i;
+    EXPECT_LT(reads[i].took, std::chrono::milliseconds(3500)) << i;
   }
   EXPECT_EQ(read().status, 404u) << "once the database answers, so do the reads";
 }

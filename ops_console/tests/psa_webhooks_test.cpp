@@ -3,12 +3,9 @@
 #include "core/util/digest.hpp"
 #include "ops_console/tests/console_fixture.hpp"
 
-#include <array>
 #include <chrono>
 #include <future>
 #include <optional>
-#include <thread>
-#include <vector>
 
 namespace {
 
@@ -382,26 +379,17 @@ TEST(WebhookIntake, CalloutsQueuedBehindAHungGroupAnswerWithinTheirOwnBound) {
   const auto statements_before = svc.service().db().stats().acquires;
   cluster.freeze();
   constexpr int kCallouts = 4;
-  std::array<core::testing::HttpResponse, kCallouts> answers;
-  std::array<std::chrono::steady_clock::duration, kCallouts> took{};
-  {
-    std::vector<std::jthread> senders;
-    for (int i = 0; i < kCallouts; ++i)
-      senders.emplace_back([&, i] {
-        const auto sent = std::chrono::steady_clock::now();
-        answers[i] = post(10 + i);
-        took[i] = std::chrono::steady_clock::now() - sent;
-      });
-  }
+  const auto answers = core::testing::at_once(kCallouts, [&](int i) { return post(10 + i); });
   const auto statements = svc.service().db().stats().acquires - statements_before;
   cluster.thaw();
   EXPECT_EQ(statements, 1u);
   for (int i = 0; i < kCallouts; ++i) {
-    EXPECT_EQ(answers[i].status, 503u) << i << ": " << answers[i].body;
-    EXPECT_EQ(answers[i].header("content-type"), "application/problem+json") << i;
+    const auto& answer = answers[i].response;
+    EXPECT_EQ(answer.status, 503u) << i << ": " << answer.body;
+    EXPECT_EQ(answer.header("content-type"), "application/problem+json") << i;
     // 1 s bound + 1 s grace + the sweeper's 0.1 s, as the service contract's hung read; a callout
     // that waited for the group before it and then ran its own took 4 s and more.
-    EXPECT_LT(took[i], std::chrono::milliseconds(3500)) << i;
+    EXPECT_LT(answers[i].took, std::chrono::milliseconds(3500)) << i;
   }
   // Once the database answers, so does the intake. The PSA sends again what was not acknowledged:
   // each callout ends as one event. (The group that was sent, one callout or more that came
