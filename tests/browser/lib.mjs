@@ -104,7 +104,7 @@ export async function screenshot(page, name) {
 }
 
 // Fails unless the page is no wider than its viewport (nothing to scroll sideways), naming the
-// elements that stick out.
+// elements that stick out, and unless every key figure (`.kpi .value`) fits its card.
 export async function assertFitsWidth(page, what) {
   const wide = await page.evaluate(() => {
     if (document.documentElement.scrollWidth <= window.innerWidth) return [];
@@ -114,6 +114,10 @@ export async function assertFitsWidth(page, what) {
         + `ends at ${Math.round(el.getBoundingClientRect().right)} px`);
   });
   assert.deepEqual(wide, [], `${what} fits ${page.viewportSize().width} px`);
+  const overflowing = await page.evaluate(() => [...document.querySelectorAll('.kpi .value')]
+    .filter((el) => el.scrollWidth > el.clientWidth + 0.5)
+    .map((el) => `"${el.textContent}" needs ${el.scrollWidth} px of ${el.clientWidth}`));
+  assert.deepEqual(overflowing, [], `${what}: every key figure fits its card at ${page.viewportSize().width} px`);
 }
 
 // Presses Tab (at most `limit` times) until `target` (a locator) has the focus, as a person with a
