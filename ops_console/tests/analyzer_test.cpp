@@ -3,6 +3,7 @@
 // the model is slow, one run per ticket at a time), the pipeline's stages and its failures, the
 // route fallback, the cost gate at its edges, the feed's twelve fields, shares and reports.
 #include <functional>
+#include <thread>
 #include "ops_console/tests/console_fixture.hpp"
 #include "sandbox/sandbox.hpp"
 
@@ -153,6 +154,61 @@ TEST_F(AnalyzerTest, TheTotalOfAllTicketsStaysExactThroughEveryChangeOfTheCopy) 
   sql("TRUNCATE tickets CASCADE");
   check("after the table is truncated");
   EXPECT_EQ(sql("SELECT count(*) FROM ticket_counts WHERE live <> 0"), "0");
+}
+
+// Two writers of tickets (the webhook intake's groups, a second instance's, the PSA sync's pages)
+// each lock the ticket_counts rows of the keys they change. Each statement's upsert takes its keys
+// in order (migration 0041), so a statement that needs a key another transaction holds waits
+// holding none of the keys after it, and cannot deadlock with a writer that takes them in the same
+// order. Here writer A has taken company 1's row and is about to take company 3's; B's statement
+// needs both. (0037's upsert took them in its hash's order, 3 before 1, and one of the two got
+// "deadlock detected" for each branch below.) Tickets without a create date are not open, so the
+// open tickets' counts (0038, ordered already) take no lock that would hold B back first.
+TEST_F(AnalyzerTest, WritersOfTheSameTicketCountsInTheSameOrderDoNotDeadlock) {
+  sql("INSERT INTO tickets (id, ticket_number, company_id, issue_type) VALUES "
+      "(1, 'T1', 1, 4), (2, 'T2', 3, 4), (3, 'T3', 1, 4), (4, 'T4', 3, 4)");
+  const auto no_deadlock = [&](const std::string& branch, const std::string& b_statement) {
+    SCOPED_TRACE(branch);
+    core::testing::Session a(database.url()), look(database.url());
+    a.sql("BEGIN");
+    a.sql("INSERT INTO tickets (id, ticket_number, company_id, issue_type) VALUES (10, 'A1', 1, 4)");
+    std::string b_failure;
+    std::thread b([&] {
+      try {
+        sql(b_statement);
+      } catch (const std::exception& e) {
+        b_failure = e.what();
+      }
+    });
+    // B waits for A's lock on company 1's row (and, in the old order, already holds company 3's).
+    const bool waiting = core::testing::eventually([&] {
+      return look.sql(
+                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+                 "wait_event_type = 'Lock'") == "1";
+    });
+    std::string a_failure;
+    try {
+      a.sql("INSERT INTO tickets (id, ticket_number, company_id, issue_type) VALUES (11, 'A2', 3, 4)");
+      a.sql("COMMIT");
+    } catch (const std::exception& e) {
+      a_failure = e.what();
+    }
+    b.join();
+    EXPECT_TRUE(waiting) << "B never waited for A";
+    EXPECT_EQ(a_failure, "");
+    EXPECT_EQ(b_failure, "");
+    // ... and the counts are still a count of the tickets.
+    EXPECT_EQ(sql("SELECT string_agg(k || ':' || live, ' ' ORDER BY k) FROM (SELECT company_key || '/' || "
+                  "issue_type_key AS k, live FROM ticket_counts WHERE live <> 0) c"),
+              sql("SELECT string_agg(k || ':' || n, ' ' ORDER BY k) FROM (SELECT company_id || '/' || issue_type AS k, "
+                  "count(*) AS n FROM tickets WHERE deleted_at IS NULL GROUP BY 1) t"));
+    sql("DELETE FROM tickets WHERE id IN (10, 11)");
+  };
+  no_deadlock("INSERT",
+              "INSERT INTO tickets (id, ticket_number, company_id, issue_type) VALUES "
+              "(20, 'B1', 3, 4), (21, 'B2', 1, 4)");
+  no_deadlock("UPDATE", "UPDATE tickets SET issue_type = 5 WHERE id IN (1, 2)");
+  no_deadlock("DELETE", "DELETE FROM tickets WHERE id IN (3, 4)");
 }
 
 TEST_F(AnalyzerTest, TheListFiltersByCalendarPeriodsInTheUsersZone) {
