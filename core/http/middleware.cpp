@@ -6,7 +6,6 @@
 #include "core/util/strings.hpp"
 
 #include <atomic>
-#include <cstdio>
 
 namespace core::http {
 
@@ -36,9 +35,12 @@ bool acceptable_request_id(std::string_view id) {
 std::string next_request_id() {
   static const std::string prefix = random_hex(6);
   static std::atomic<std::uint64_t> counter{0};
-  char suffix[13];
-  std::snprintf(suffix, sizeof suffix, "%012llx", static_cast<unsigned long long>(++counter & 0xffff'ffff'ffffULL));
-  return prefix + suffix;
+  // The counter's low six bytes, most significant first (snprintf's "%012llx" was 0.4-0.5 % of
+  // mail-triage's CPU on its hottest route).
+  const std::uint64_t n = ++counter;
+  char bytes[6];
+  for (int i = 0; i < 6; ++i) bytes[i] = static_cast<char>(n >> (8 * (5 - i)));
+  return prefix + hex(std::string_view(bytes, sizeof bytes));
 }
 
 }  // namespace

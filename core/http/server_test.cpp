@@ -241,8 +241,14 @@ TEST_F(ServerTest, RequestIdIsKeptOrGenerated) {
   EXPECT_EQ(given.header("x-request-id"), "abc-123");
   EXPECT_EQ(given.json()["request_id"], "abc-123");
   const auto made = core::testing::http(port, "GET", "/echo/x", {}, {{"X-Request-Id", "bad id with spaces"}});
-  EXPECT_EQ(made.header("x-request-id").size(), 24u);
-  EXPECT_NE(made.header("x-request-id"), core::testing::http(port, "GET", "/echo/x").header("x-request-id"));
+  const auto first = made.header("x-request-id"),
+             next = core::testing::http(port, "GET", "/echo/x").header("x-request-id");
+  // 24 lowercase hex characters: a prefix of the process, then a counter.
+  EXPECT_EQ(first.size(), 24u);
+  EXPECT_EQ(first.find_first_not_of("0123456789abcdef"), std::string::npos) << first;
+  EXPECT_EQ(next.substr(0, 12), first.substr(0, 12));
+  EXPECT_EQ(std::stoull(next.substr(12), nullptr, 16), std::stoull(first.substr(12), nullptr, 16) + 1)
+      << first << " " << next;
 }
 
 TEST_F(ServerTest, UnexpectedErrorIsGeneric500WithRequestId) {

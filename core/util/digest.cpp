@@ -1,5 +1,7 @@
 #include "core/util/digest.hpp"
 
+#include "core/util/strings.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 
@@ -10,15 +12,8 @@ namespace core {
 
 namespace {
 
-std::string hex(const unsigned char* bytes, unsigned len) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * len);
-  for (unsigned i = 0; i < len; ++i) {
-    out += digits[bytes[i] >> 4];
-    out += digits[bytes[i] & 0xf];
-  }
-  return out;
+std::string hex_of(const unsigned char* bytes, unsigned len) {
+  return hex(std::string_view(reinterpret_cast<const char*>(bytes), len));
 }
 
 }  // namespace
@@ -27,7 +22,7 @@ std::string sha256_hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr);
-  return hex(digest, len);
+  return hex_of(digest, len);
 }
 
 Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
@@ -42,14 +37,14 @@ std::string Sha256::hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_DigestFinal_ex(ctx_, digest, &len);
-  return core::hex(digest, len);
+  return hex_of(digest, len);
 }
 
 std::string sha512_hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha512(), nullptr);
-  return hex(digest, len);
+  return hex_of(digest, len);
 }
 
 std::string hmac_sha512_hex(std::string_view key, std::string_view data) {
@@ -57,7 +52,7 @@ std::string hmac_sha512_hex(std::string_view key, std::string_view data) {
   unsigned int len = 0;
   HMAC(EVP_sha512(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
        data.size(), mac, &len);
-  return hex(mac, len);
+  return hex_of(mac, len);
 }
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
@@ -65,7 +60,7 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view data) {
   unsigned int len = 0;
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
        data.size(), mac, &len);
-  return hex(mac, len);
+  return hex_of(mac, len);
 }
 
 std::string hmac_sha256_base64(std::string_view key, std::string_view data) {
@@ -91,10 +86,7 @@ std::string hmac_sha1(std::string_view key, std::string_view data) {
 
 std::string hmac_sha1_base64(std::string_view key, std::string_view data) { return base64(hmac_sha1(key, data)); }
 
-std::string hmac_sha1_hex(std::string_view key, std::string_view data) {
-  const std::string mac = hmac_sha1(key, data);
-  return hex(reinterpret_cast<const unsigned char*>(mac.data()), static_cast<unsigned>(mac.size()));
-}
+std::string hmac_sha1_hex(std::string_view key, std::string_view data) { return hex(hmac_sha1(key, data)); }
 
 std::string base64(std::string_view data) {
   std::string out(4 * ((data.size() + 2) / 3), '\0');

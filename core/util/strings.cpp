@@ -201,17 +201,18 @@ std::string random_base64url(std::size_t n) {
   return out;
 }
 
-std::string random_hex(std::size_t n) {
-  const std::string bytes = random_bytes(n);
+std::string hex(std::string_view bytes) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;
-  out.reserve(n * 2);
+  out.reserve(bytes.size() * 2);
   for (unsigned char b : bytes) {
     out.push_back(digits[b >> 4]);
     out.push_back(digits[b & 0xf]);
   }
   return out;
 }
+
+std::string random_hex(std::size_t n) { return hex(random_bytes(n)); }
 
 std::string random_uuid() {
   std::string h = random_hex(16);

@@ -45,6 +45,9 @@ bool is_email_address(std::string_view s);
 // A domain name as above (labels of letters, digits and hyphens, at least one dot).
 bool is_domain_name(std::string_view s);
 
+// `bytes`, lowercase hex (two characters a byte).
+std::string hex(std::string_view bytes);
+
 // `n` bytes from the operating system's CSPRNG, hex-encoded (2n characters).
 std::string random_hex(std::size_t n);
 

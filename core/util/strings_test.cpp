@@ -75,6 +75,11 @@ TEST(Strings, Uuid) {
   EXPECT_NE(random_uuid(), u);
 }
 
+TEST(Strings, HexIsTwoLowercaseDigitsAByteMostSignificantFirst) {
+  EXPECT_EQ(hex(std::string_view("\x00\x0f\xab\xff\x10", 5)), "000fabff10");
+  EXPECT_EQ(hex(""), "");
+}
+
 TEST(Strings, RandomHexLengthAndAlphabet) {
   const auto h = random_hex(16);
   EXPECT_EQ(h.size(), 32u);
