@@ -13,6 +13,7 @@ struct Error : std::runtime_error {
   bool unique_violation() const { return sqlstate == "23505"; }
   bool foreign_key_violation() const { return sqlstate == "23503"; }
   bool check_violation() const { return sqlstate == "23514"; }
+  bool deadlock() const { return sqlstate == "40P01"; }  // aborted to break one (core/db/deadlock.hpp)
 };
 
 // No connection could be made, or the connection was lost: the database is down or restarting.

@@ -1,5 +1,6 @@
 #include "ops_console/psa/sync.hpp"
 
+#include "core/db/deadlock.hpp"
 #include "core/log/log.hpp"
 #include "core/util/strings.hpp"
 #include "core/util/time.hpp"
@@ -179,7 +180,8 @@ awaitable<void> PsaSync::sync_entity(const Entity& e) {
     std::int64_t upserted = 0;
     auto store = [&](json items) -> awaitable<void> {
       const json rows = to_rows(e, items);
-      const auto done = co_await db_.query(e.upsert_sql, rows);
+      // A page deadlocked with another writer of its rows (the webhook intake's groups) is written again.
+      const auto done = co_await core::db::retry_deadlocked([&] { return db_.query(e.upsert_sql, rows); });
       upserted += done.affected();
       counts["upserted"] = upserted;
     };
@@ -217,7 +219,7 @@ awaitable<void> PsaSync::sync_deleted_tickets() {
       co_return;
     };
     co_await psa_->query_all(name, std::move(query), collect);
-    const auto deleted = co_await db_.query(kSoftDeleteTickets, ids);
+    const auto deleted = co_await core::db::retry_deadlocked([&] { return db_.query(kSoftDeleteTickets, ids); });
     if (newest) co_await advance_watermark(db_, name, core::format_rfc3339(*newest));
     counts = {{"fetched", ids.size()}, {"deleted", deleted.affected()}};
   });

@@ -1,6 +1,6 @@
 #include "ops_console/psa/webhooks.hpp"
 
-#include "core/db/errors.hpp"
+#include "core/db/deadlock.hpp"
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/secrets.hpp"
@@ -77,10 +77,6 @@ const std::string& patch_group(const Entity& e) {
 
 json nullable(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
 
-// A group that deadlocked with another writer of the same rows (the sync's upserts, a second
-// instance) is tried again this many times.
-constexpr int kGroupAttempts = 3;
-
 }  // namespace
 
 std::string source_ip_of(const core::http::Request& req) {
@@ -114,22 +110,19 @@ awaitable<std::vector<WebhookIntake::Patched>> WebhookIntake::apply(std::vector<
     for (const auto& r : rows)
       outcome[std::string(r.text(0))] = Patched{.prior = std::string(r.text(1)), .patched = r.get<bool>(2)};
   };
-  for (int attempt = 1;; ++attempt) {
-    try {
-      if (by_entity.size() == 1) {
-        const auto& [entity, events] = *by_entity.begin();
-        take(co_await db_.query(patch_group(*entity), events));
-        break;
-      }
-      auto tx = co_await db_.begin();
-      for (const auto& [entity, events] : by_entity) take(co_await tx.query(patch_group(*entity), events));
-      co_await tx.commit();
-      break;
-    } catch (const core::db::Error& e) {
-      if (e.sqlstate != "40P01" || attempt == kGroupAttempts) throw;
-      outcome.clear();
+  // A group that deadlocked with another writer of the same rows (the sync's pages, a second
+  // instance's group) is tried again.
+  co_await core::db::retry_deadlocked([&]() -> awaitable<void> {
+    outcome.clear();
+    if (by_entity.size() == 1) {
+      const auto& [entity, events] = *by_entity.begin();
+      take(co_await db_.query(patch_group(*entity), events));
+      co_return;
     }
-  }
+    auto tx = co_await db_.begin();
+    for (const auto& [entity, events] : by_entity) take(co_await tx.query(patch_group(*entity), events));
+    co_await tx.commit();
+  });
   // An event twice in the group (a callout retried while the first was queued) is written once;
   // the second copy is a duplicate of the first when that one was processed.
   std::vector<Patched> out;

@@ -239,6 +239,57 @@ TEST_F(PsaSyncTest, AnIncrementalSyncPicksUpAChangeAndADeletion) {
   EXPECT_LT(fakes.autotask().stats()["requests"].get<long>() - requests_before, 40);
 }
 
+// A page of the sync and another writer of the same tickets (the webhook intake's group, whose
+// order of rows is its plan's) can lock them in opposite orders. PostgreSQL then aborts one to
+// break the deadlock; when that is the sync's page, the page is written again
+// (core::db::retry_deadlocked) rather than the run's Tickets step failing until the next run.
+// Here the other writer holds the later of two changed tickets while the page, in id order, has
+// locked the earlier and waits; then it takes the earlier. The service's connections check for a
+// deadlock after 2 s and the other writer's after 60, so the page is the one aborted (and aborted
+// again should its next attempt lock the earlier ticket first once more).
+TEST_F(PsaSyncTest, APageThatDeadlocksWithAnotherWriterIsWrittenOnItsNextAttempt) {
+  seed(600);
+  sql("ALTER DATABASE " + database.name() + " SET deadlock_timeout = '2s'");
+  start_psa();
+  sync();
+  // Two tickets of the copy (an UPDATE does not wait for a row that the page inserts).
+  const auto earlier = std::stoll(sql("SELECT min(id) FROM tickets")),
+             later = std::stoll(sql("SELECT max(id) FROM tickets"));
+  ASSERT_LT(earlier, later);
+  fakes.autotask().update("Tickets", earlier, {{"title", "Earlier, changed in the PSA"}});
+  fakes.autotask().update("Tickets", later, {{"title", "Later, changed in the PSA"}});
+  const auto deadlocks = [&] {
+    return std::stoi(sql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()"));
+  };
+  const int deadlocks_before = deadlocks();
+
+  core::testing::Session other(database.url()), look(database.url());
+  other.sql("SET deadlock_timeout = '60s'");
+  other.sql("BEGIN");
+  other.sql("UPDATE tickets SET title = 'held' WHERE id = " + std::to_string(later));
+  const auto res = call("POST", "/api/sync/incremental");
+  ASSERT_EQ(res.status, 202u) << res.body;
+  ASSERT_TRUE(core::testing::eventually([&] {
+    return look.sql(
+               "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+               "wait_event_type = 'Lock' AND query LIKE 'INSERT INTO tickets %'") == "1";
+  })) << "the page never waited for the other writer";
+  // Waits until the page is aborted, then has both tickets.
+  other.sql("UPDATE tickets SET title = 'held too' WHERE id = " + std::to_string(earlier));
+  other.sql("COMMIT");
+  ASSERT_TRUE(core::testing::eventually([&] { return no_run_under_way(); }, std::chrono::seconds(60)));
+
+  // The case this test is about did happen (a backend reports its statistics within seconds).
+  EXPECT_TRUE(core::testing::eventually([&] { return deadlocks() > deadlocks_before; }, std::chrono::seconds(20)));
+  EXPECT_EQ(sql("SELECT status || ' ' || coalesce(error, '') FROM sync_history WHERE entity_type = 'Tickets' "
+                "ORDER BY id DESC LIMIT 1"),
+            "succeeded ");
+  // The page was written after the other writer's commit: the PSA's titles.
+  EXPECT_EQ(sql("SELECT string_agg(title, ' / ' ORDER BY id) FROM tickets WHERE id IN (" + std::to_string(earlier) +
+                ", " + std::to_string(later) + ")"),
+            "Earlier, changed in the PSA / Later, changed in the PSA");
+}
+
 // Kill -9 of the service mid-sync (README, "Reliability under kill -9"): PostgreSQL releases the
 // run's lock with the dead session, so the next run is not refused; it closes the row the dead run
 // left running as interrupted, and the copy ends equal to the PSA's.
