@@ -10,16 +10,28 @@ using core::http::Status;
 
 namespace {
 
+// The device's theme (color-scheme: light dark), in the palette of ops-console's pages
+// (ops_console/ui/src/app.css): each colour is light-dark(light, dark), every text colour 4.5:1 or
+// more on its background.
 const char* kStyle = R"css(
-  body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1d2733; }
+  :root {
+    color-scheme: light dark;
+    --bg: light-dark(#ffffff, #0b0d10); --text: light-dark(#1d2733, #e6e9ee); --muted: light-dark(#5a6573, #9aa4b2);
+    --border: light-dark(#d8dee6, #2c323b); --head: light-dark(#f3f5f8, #1c2027); --accent: light-dark(#1f5fbf, #6ea8ff);
+    --down-bg: light-dark(#fde8e8, #33150f); --down-border: light-dark(#e0a4a4, #8c3b32);
+    --ok-bg: light-dark(#e6f4ea, #12291b); --ok-border: light-dark(#9fd1ad, #2f6b45);
+    --secret-bg: light-dark(#fff8d6, #2d230d);
+  }
+  body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; background: var(--bg); color: var(--text); }
+  a { color: var(--accent); } :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
   h1 { font-size: 1.5rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
-  table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #d8dee6; vertical-align: top; }
-  th { background: #f3f5f8; } .inactive td { color: #7a8693; }
+  table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--border); vertical-align: top; }
+  th { background: var(--head); } .inactive td, small { color: var(--muted); }
   form.inline { display: inline; } label { display: block; margin: .6rem 0 .2rem; font-weight: 600; }
   input[type=text], input[type=password], select, textarea { width: 24rem; max-width: 100%; box-sizing: border-box; padding: .35rem; font: inherit; }
   button { padding: .4rem .9rem; font: inherit; cursor: pointer; }
-  .error { background: #fde8e8; border: 1px solid #e0a4a4; padding: .6rem; } .notice { background: #e6f4ea; border: 1px solid #9fd1ad; padding: .6rem; }
-  .secret { font-family: ui-monospace, monospace; background: #fff8d6; padding: .1rem .3rem; overflow-wrap: anywhere; }
+  .error { background: var(--down-bg); border: 1px solid var(--down-border); padding: .6rem; } .notice { background: var(--ok-bg); border: 1px solid var(--ok-border); padding: .6rem; }
+  .secret { font-family: ui-monospace, monospace; background: var(--secret-bg); padding: .1rem .3rem; overflow-wrap: anywhere; }
   dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .4rem 1rem; } dt { font-weight: 600; }
   .rows { overflow-x: auto; }
   header { display: flex; justify-content: space-between; align-items: baseline; }
@@ -29,6 +41,7 @@ Response page(Status status, std::string_view title, const std::string& body) {
   auto res = Response::text(
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<meta name=\"color-scheme\" content=\"light dark\">"
       "<title>" +
           html_escape(title) + " · mail-triage</title><style>" + kStyle + "</style></head><body>\n" + body +
           "\n</body></html>\n",

@@ -1,11 +1,11 @@
 // The /dbusers console in a real browser (Debian's Chromium, driven by playwright-core): sign in,
 // create a user, read the credentials on the page, log in with them (psql), revoke the user, and
-// find the login refused. tests/browser/run starts mail-triage with DBUSERS_DB_HOST/PORT set to
+// find the login refused. Each page follows the device's theme: axe checks it in light and dark. tests/browser/run starts mail-triage with DBUSERS_DB_HOST/PORT set to
 // the test cluster, so the connection string on the page is the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { launch, mailTriage, openPage, screenshot, unique } from './lib.mjs';
+import { assertAccessibleInBothThemes, launch, mailTriage, openPage, screenshot, unique } from './lib.mjs';
 
 // The current_user of a session opened with `url`; throws when the login is refused.
 function loginAs(url) {
@@ -27,6 +27,8 @@ test('sign in, create a user, read its credentials, revoke it', async () => {
     await page.getByLabel('Admin key').fill('not-the-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     assert.match(await page.getByRole('alert').innerText(), /not valid/);
+    await assertAccessibleInBothThemes(page, 'the sign-in page with its error');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByLabel('Admin key').fill(adminKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -51,6 +53,8 @@ test('sign in, create a user, read its credentials, revoke it', async () => {
     assert.ok(password.length >= 22, 'a password of at least 128 bits');
     assert.ok(url.includes(`svc_${username}:${password}@`));
     assert.equal(loginAs(url), `svc_${username}`);
+    await assertAccessibleInBothThemes(page, 'the credentials');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // back on the list: the user is active and the password is not shown again
     await page.getByRole('link', { name: 'Back to the list' }).click();
@@ -59,6 +63,14 @@ test('sign in, create a user, read its credentials, revoke it', async () => {
     assert.match(await row.innerText(), /active/);
     assert.equal((await page.content()).includes(password), false);
     await screenshot(page, 'dbusers-list-desktop');
+    await assertAccessibleInBothThemes(page, 'the list and the form');
+    // dark: the page's own colours, not the browser's defaults behind light ones
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(11, 13, 16)');
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('th')).backgroundColor),
+      'rgb(28, 32, 39)');
+    await screenshot(page, 'dbusers-list-desktop-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
 
     // revoke
     await page.getByRole('button', { name: `Revoke ${username}` }).click();

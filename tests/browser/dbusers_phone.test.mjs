@@ -36,6 +36,9 @@ test('at phone width with the keyboard alone: sign in, create a user, revoke it'
     const row = page.getByRole('row', { name: new RegExp(username) });
     assert.match(await row.innerText(), /read/);
     await screenshot(page, 'dbusers-list-phone');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'dbusers-list-phone-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await tabTo(page, page.getByRole('button', { name: `Revoke ${username}` }), 100);
     await page.keyboard.press('Space');
