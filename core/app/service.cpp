@@ -87,12 +87,17 @@ CommonSettings read_common(config::Reader& env, const ServiceDefinition& def) {
 }
 
 Service::Service(const ServiceDefinition& def, config::Environment env, std::shared_ptr<async::Clock> clock)
+    : Service(def, config::Reader(std::move(env)), std::move(clock)) {}
+
+Service::Service(const ServiceDefinition& def, config::Reader reader, std::shared_ptr<async::Clock> clock)
     : def_(def), clock_(std::move(clock)) {
-  config::Reader reader(std::move(env));
   common_ = read_common(reader, def);
   setup_ = def.configure ? def.configure(reader) : Setup{};
   reader.finish();
-  log::init(def.name, log::parse_level(common_.log_level).value_or(log::Level::info));
+  // Described, the service only lists its routes: what its settings' defaults would warn of at
+  // start (an unset webhook secret, say) is no news there.
+  log::init(def.name, reader.is_describing() ? log::Level::error
+                                             : log::parse_level(common_.log_level).value_or(log::Level::info));
 }
 
 Service::~Service() {
@@ -353,8 +358,8 @@ void print_help(const ServiceDefinition& def) {
             << "Usage: " << def.name << " [" << names << "|--help]\n"
             << "  serve     apply pending migrations, then serve HTTP (the default)\n"
             << "  migrate   apply pending migrations and exit\n"
-            << "  routes    list every route: method, path and the access it requires\n"
-            << "  openapi   print the OpenAPI 3.1 document of every route (JSON), without a database\n";
+            << "  routes    list every route: method, path and the access it requires (no setting needed)\n"
+            << "  openapi   print the OpenAPI 3.1 document of every route (JSON), without a database or setting\n";
   for (const auto& c : def.commands) std::cout << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
   std::cout << "  --help    this text\n\n"
             << "Every HTTP service answers GET /healthz (process up) and GET /readyz (database\n"
@@ -385,8 +390,13 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       return 2;
     }
   }
-  if (argc > 2 || (command != "serve" && command != "migrate" && command != "routes" && command != "openapi")) {
+  if (command != "serve" && command != "migrate" && command != "routes" && command != "openapi") {
     std::cerr << def.name << ": unknown command '" << command << "'; see " << def.name << " --help\n";
+    return 2;
+  }
+  if (argc > 2) {
+    std::cerr << def.name << ": '" << command << "' takes no arguments, got '" << argv[2] << "'; see " << def.name
+              << " --help\n";
     return 2;
   }
   log::init(def.name);
@@ -402,20 +412,22 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       log::info("migrations complete", {{"applied", applied}, {"known", def.migrations.size()}});
       return 0;
     }
-    Service service(def, std::move(env));
-    if (command == "routes") {
-      // Every route with the access it declares, one per line, without connecting anywhere.
+    if (command == "routes" || command == "openapi") {
+      // Every route, from the service as its defaults make it: no setting is needed (API keys
+      // and such), and what the environment holds changes nothing. Nothing is connected.
+      Service service(def, config::Reader::describing());
       service.install();
+      if (command == "openapi") {
+        std::cout << api_document(def, service.router()).dump(2) << "\n";
+        return 0;
+      }
+      // One per line, with the access it declares.
       for (const auto& r : service.router().routes())
         std::cout << std::string(http::bhttp::to_string(r.method)) << " " << r.path << " "
                   << (r.access.empty() ? "-" : r.access) << "\n";
       return 0;
     }
-    if (command == "openapi") {
-      service.install();
-      std::cout << api_document(def, service.router()).dump(2) << "\n";
-      return 0;
-    }
+    Service service(def, std::move(env));
     service.install_signal_handlers();
     service.start();
     service.wait();

@@ -118,6 +118,11 @@ class Service {
   // schedules wait on (Context::clock): a test may give a core::testing::ManualClock.
   Service(const ServiceDefinition& def, config::Environment env,
           std::shared_ptr<async::Clock> clock = async::Clock::steady());
+  // The same from a reader: config::Reader::describing() gives the service as its settings'
+  // defaults make it, whatever the environment holds (`<binary> routes` and `openapi`, which
+  // install the routes and connect nowhere).
+  Service(const ServiceDefinition& def, config::Reader reader,
+          std::shared_ptr<async::Clock> clock = async::Clock::steady());
   ~Service();
 
   // Applies migrations (unless MIGRATE_ON_START=false), binds, and starts the I/O threads.

@@ -340,34 +340,28 @@ TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
 
 namespace {
 
-// The service's required settings with a database URL that points at a closed port: what a command
-// that must connect nowhere gets.
-config::Environment offline_environment(const ServiceUnderTest& service) {
-  config::Environment env = service.required_env;
-  env["DATABASE_URL"] = "postgresql://127.0.0.1:1/x";
-  return env;
-}
-
-// The binary, run with that environment (`env NAME='value' ... <binary>`).
-std::string offline(const ServiceUnderTest& service) {
+// The binary, run without any of the service's required settings (its API keys, say), with a
+// database URL that points at a closed port and a port that is no number: what a command that
+// needs no setting and connects nowhere must still run with.
+std::string unconfigured(const ServiceUnderTest& service) {
   std::string cmd = "env";
-  for (const auto& [name, value] : offline_environment(service)) cmd += " " + name + "='" + value + "'";
-  return cmd + " " + service.binary;
+  for (const auto& [name, value] : service.required_env) cmd += " -u " + name;
+  return cmd + " DATABASE_URL=postgresql://127.0.0.1:1/x PORT=eighty " + service.binary;
 }
 
 }  // namespace
 
-// `<binary> routes` prints every route the service registers, with its declared access, and
-// connects nowhere: the database URL here points at a closed port.
-TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabase) {
+// `<binary> routes` prints every route the service registers, with its declared access: from the
+// service as its defaults make it, so it needs no setting, and it connects nowhere.
+TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabaseOrSettings) {
   int status = -1;
-  const std::string text = command_output(offline(GetParam()) + " routes", status);
+  const std::string text = command_output(unconfigured(GetParam()) + " routes", status);
   EXPECT_EQ(status, 0);
   EXPECT_NE(text.find("GET /healthz public\n"), std::string::npos) << text;
   EXPECT_NE(text.find("GET /readyz public\n"), std::string::npos) << text;
 
   // The same routes as the service registers in process, one line each.
-  app::Service service(*GetParam().definition, offline_environment(GetParam()));
+  app::Service service(*GetParam().definition, config::Reader::describing());
   service.install();
   const auto& routes = service.router().routes();
   EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), routes.size()) << text;
@@ -378,19 +372,29 @@ TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabase) {
 }
 
 // `<binary> openapi` prints the service's OpenAPI document, the one the running service builds,
-// and connects nowhere either.
-TEST_P(ServiceContract, OpenApiCommandPrintsTheDocumentWithoutADatabase) {
+// and needs no setting and connects nowhere either.
+TEST_P(ServiceContract, OpenApiCommandPrintsTheDocumentWithoutADatabaseOrSettings) {
   int status = -1;
-  const std::string text = command_output(offline(GetParam()) + " openapi 2>/dev/null", status);
+  const std::string text = command_output(unconfigured(GetParam()) + " openapi 2>/dev/null", status);
   EXPECT_EQ(status, 0);
   const auto printed = nlohmann::json::parse(text, nullptr, false);
   ASSERT_FALSE(printed.is_discarded()) << text.substr(0, 500);
   EXPECT_EQ(printed["openapi"], "3.1.0");
 
-  app::Service service(*GetParam().definition, offline_environment(GetParam()));
+  app::Service service(*GetParam().definition, GetParam().required_env);
   service.install();
   EXPECT_TRUE(printed == app::api_document(*GetParam().definition, service.router()))
-      << "the printed document is not the one the service builds";
+      << "the printed document is not the one the service builds with its settings";
+}
+
+// A command given an argument it does not take says which, rather than that the command is unknown.
+TEST_P(ServiceContract, ACommandGivenAnExtraArgumentNamesIt) {
+  for (const std::string command : {"serve", "migrate", "routes", "openapi"}) {
+    int status = -1;
+    const std::string said = command_output(unconfigured(GetParam()) + " " + command + " extra 2>&1", status);
+    EXPECT_NE(status, 0) << command;
+    EXPECT_NE(said.find("'" + command + "' takes no arguments, got 'extra'"), std::string::npos) << said;
+  }
 }
 
 TEST_P(ServiceContract, InvalidConfigurationStopsStartup) {
