@@ -360,8 +360,8 @@ TEST_P(ServiceContract, RoutesCommandListsEveryRouteWithoutADatabaseOrSettings) 
   EXPECT_NE(text.find("GET /healthz public\n"), std::string::npos) << text;
   EXPECT_NE(text.find("GET /readyz public\n"), std::string::npos) << text;
 
-  // The same routes as the service registers in process, one line each.
-  app::Service service(*GetParam().definition, config::Reader::describing());
+  // The same routes as the service registers in process with its settings, one line each.
+  app::Service service(*GetParam().definition, GetParam().required_env);
   service.install();
   const auto& routes = service.router().routes();
   EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), routes.size()) << text;
