@@ -255,8 +255,10 @@ void write(Level level, std::string_view msg, nlohmann::json fields) {
   line["ts"] = utc_now();
   line["level"] = level_name(level);
   line["msg"] = msg;
+  // A field named like one of the line's own keys would replace it (a "level" field turning a
+  // warning into something a log shipper files elsewhere): it is kept as field_<name> instead.
   if (fields.is_object())
-    for (auto& [k, v] : fields.items()) line[k] = std::move(v);
+    for (auto& [k, v] : fields.items()) line[line.contains(k) ? "field_" + k : k] = std::move(v);
   // Masked whole: a secret may sit in the message or in any field (core/util/secrets.hpp).
   logger->log(spdlog_level(level),
               core::secrets::mask(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));

@@ -112,6 +112,28 @@ TEST(Log, AWarnLineIsWrittenAtOnceAfterTheLinesBeforeIt) {
   EXPECT_LT(first, text.find("the second, at once"));
 }
 
+// A field cannot replace the line's own keys: a caller's "level" or "msg" is kept beside them.
+TEST(Log, AFieldNamedLikeTheLinesOwnKeysIsKeptBesideThem) {
+  StderrPipe pipe;
+  core::log::init("log-test", core::log::Level::info);
+  core::log::info(
+      "the real message",
+      {{"level", "error"}, {"msg", "another"}, {"service", "else"}, {"ts", "never"}, {"entity", "Tickets"}});
+  core::log::flush();
+  ASSERT_TRUE(pipe.eventually_holds("the real message", std::chrono::seconds(5))) << pipe.text();
+  const std::string text = pipe.text();
+  const auto line = nlohmann::json::parse(text.substr(0, text.find('\n')));
+  EXPECT_EQ(line["level"], "info");
+  EXPECT_EQ(line["msg"], "the real message");
+  EXPECT_EQ(line["service"], "log-test");
+  EXPECT_NE(line["ts"], "never");
+  EXPECT_EQ(line["field_level"], "error");
+  EXPECT_EQ(line["field_msg"], "another");
+  EXPECT_EQ(line["field_service"], "else");
+  EXPECT_EQ(line["field_ts"], "never");
+  EXPECT_EQ(line["entity"], "Tickets");
+}
+
 TEST(Log, AnInfoLineIsWrittenSoonWithoutAFlush) {
   StderrPipe pipe;
   core::log::init("log-test", core::log::Level::info);
