@@ -1,11 +1,11 @@
 #include "core/db/migrate.hpp"
 
+#include "core/db/blocking.hpp"
 #include "core/log/log.hpp"
 
 #include "core/util/digest.hpp"
 
 #include <map>
-#include <memory>
 
 namespace core::db {
 
@@ -19,23 +19,13 @@ constexpr std::string_view kCreateTable = R"sql(
   )
 )sql";
 
-using Conn = std::unique_ptr<PGconn, decltype(&PQfinish)>;
-using Res = std::unique_ptr<PGresult, decltype(&PQclear)>;
-
-Res exec(PGconn* c, std::string_view sql, std::vector<std::string> params = {}) {
-  std::vector<const char*> values;
-  for (auto& p : params) values.push_back(p.c_str());
-  const std::string text(sql);
-  Res r(params.empty() ? PQexec(c, text.c_str())
-                       : PQexecParams(c, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                                      nullptr, 0),
-        PQclear);
-  const auto st = PQresultStatus(r.get());
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-    if (PQstatus(c) != CONNECTION_OK) throw Unavailable(PQerrorMessage(c));
-    throw MigrationError(PQresultErrorMessage(r.get()));
+// A statement the server refuses fails the migrations (a lost connection stays Unavailable).
+BlockingResult exec(BlockingConnection& c, std::string_view sql, const std::vector<std::string>& params = {}) {
+  try {
+    return c.exec(sql, params);
+  } catch (const Error& e) {
+    throw MigrationError(e.what());
   }
-  return r;
 }
 
 // FNV-1a of the lock name: a stable bigint key for pg_advisory_lock.
@@ -45,7 +35,7 @@ std::string lock_key(std::string_view name) {
   return std::to_string(static_cast<std::int64_t>(h));
 }
 
-std::map<std::string, std::string> applied(PGconn* c) {
+std::map<std::string, std::string> applied(BlockingConnection& c) {
   std::map<std::string, std::string> out;
   auto r = exec(c, "SELECT name, checksum FROM schema_migrations");
   for (int i = 0; i < PQntuples(r.get()); ++i) out[PQgetvalue(r.get(), i, 0)] = PQgetvalue(r.get(), i, 1);
@@ -65,10 +55,7 @@ void verify_unchanged(const std::map<std::string, std::string>& done, std::span<
 
 std::vector<std::string> apply_migrations(const std::string& conninfo, std::span<const Migration> migrations,
                                           std::string_view lock_name) {
-  Conn conn(PQconnectdb(conninfo.c_str()), PQfinish);
-  if (PQstatus(conn.get()) != CONNECTION_OK)
-    throw Unavailable(std::string("cannot connect to the database: ") + PQerrorMessage(conn.get()));
-  PGconn* c = conn.get();
+  BlockingConnection c(conninfo);
   exec(c, "SET client_min_messages = warning");
   exec(c, "SELECT pg_advisory_lock($1::bigint)", {lock_key(lock_name)});
   exec(c, kCreateTable);
@@ -90,7 +77,7 @@ std::vector<std::string> apply_migrations(const std::string& conninfo, std::span
            {std::string(m.name), core::sha256_hex(m.sql)});
       exec(c, "COMMIT");
     } catch (const MigrationError& e) {
-      PQclear(PQexec(c, "ROLLBACK"));
+      PQclear(PQexec(c.get(), "ROLLBACK"));
       throw MigrationError("migration " + std::string(m.name) + " failed: " + e.what());
     }
     log::info("migration applied", {{"migration", m.name}});

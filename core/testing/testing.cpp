@@ -1,5 +1,7 @@
 #include "core/testing/testing.hpp"
 
+#include "core/db/blocking.hpp"
+
 #include "core/log/log.hpp"
 #include "core/util/digest.hpp"
 #include "core/util/strings.hpp"
@@ -57,15 +59,17 @@ std::string with_database(const std::string& url, std::string_view database) {
 
 std::string database_url(std::string_view database) { return with_database(admin_url(), database); }
 
-Session::Session(const std::string& url) : conn_(PQconnectdb(url.c_str()), PQfinish) {
-  if (PQstatus(conn_.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(conn_.get()));
-}
+Session::Session(const std::string& url) : conn_(std::make_unique<db::BlockingConnection>(url)) {}
+
+Session::~Session() = default;
 
 std::string Session::sql(const std::string& statement) {
-  std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn_.get(), statement.c_str()), PQclear);
-  const auto st = PQresultStatus(r.get());
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-    throw std::runtime_error(statement + ": " + PQresultErrorMessage(r.get()));
+  db::BlockingResult r{nullptr, PQclear};
+  try {
+    r = conn_->exec(statement);
+  } catch (const std::exception& e) {  // db::Error or db::Unavailable: said with the statement
+    throw std::runtime_error(statement + ": " + e.what());
+  }
   if (PQntuples(r.get()) == 0 || PQnfields(r.get()) == 0) return "";
   return PQgetvalue(r.get(), 0, 0);
 }

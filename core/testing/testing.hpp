@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
-struct pg_conn;  // libpq's PGconn
+namespace core::db {
+class BlockingConnection;  // core/db/blocking.hpp
+}  // namespace core::db
 
 namespace core::testing {
 
@@ -41,11 +43,12 @@ std::string sql(const std::string& url, const std::string& statement);
 class Session {
  public:
   explicit Session(const std::string& url);
+  ~Session();
   // As sql(url, statement) above, on this connection.
   std::string sql(const std::string& statement);
 
  private:
-  std::unique_ptr<pg_conn, void (*)(pg_conn*)> conn_;
+  std::unique_ptr<db::BlockingConnection> conn_;
 };
 
 // A fresh database for one test, cloned from a template migrated once per migration set (the

@@ -1,12 +1,10 @@
 #include "ops_console/identity/create_user.hpp"
 
+#include "core/db/blocking.hpp"
 #include "core/util/strings.hpp"
 #include "ops_console/identity/password.hpp"
 
-#include <libpq-fe.h>
-
 #include <iostream>
-#include <memory>
 #include <regex>
 
 namespace ops_console::identity {
@@ -16,21 +14,6 @@ namespace {
 constexpr const char* kUsage =
     "usage: ops-console create-user --email E --name N [--admin | --kiosk] [--permission resource:action]... "
     "--password-stdin";
-
-using Connection = std::unique_ptr<PGconn, decltype(&PQfinish)>;
-using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
-
-Result exec(PGconn* c, const char* sql, const std::vector<std::string>& params = {}) {
-  std::vector<const char*> values;
-  for (const auto& p : params) values.push_back(p.c_str());
-  return Result(PQexecParams(c, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
-                PQclear);
-}
-
-bool ok(const Result& r) {
-  const auto s = PQresultStatus(r.get());
-  return s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
-}
 
 }  // namespace
 
@@ -83,36 +66,28 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
     return 2;
   }
 
-  Connection c(PQconnectdb(conninfo.c_str()), PQfinish);
-  if (PQstatus(c.get()) != CONNECTION_OK) {
-    err << "create-user: cannot reach the database: " << PQerrorMessage(c.get());
-    return 1;
-  }
   const std::string hash = hash_password(password);
-  if (!ok(exec(c.get(), "BEGIN"))) return 1;
-  const auto user = exec(c.get(),
-                         "INSERT INTO users (email, name, password_hash, is_admin, kiosk) VALUES ($1, $2, $3, $4, $5) "
-                         "ON CONFLICT (email) DO NOTHING RETURNING id",
-                         {email, name, hash, admin ? "true" : "false", kiosk ? "true" : "false"});
-  if (!ok(user)) {
-    err << "create-user: " << PQresultErrorMessage(user.get());
-    return 1;
-  }
-  if (PQntuples(user.get()) == 0) {
-    err << "create-user: a user with the e-mail " << email << " exists already\n";
-    return 1;
-  }
-  const std::string id = PQgetvalue(user.get(), 0, 0);
-  for (const auto& [resource, action] : permissions) {
-    const auto r = exec(c.get(), "INSERT INTO user_permissions VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                        {id, resource, action});
-    if (!ok(r)) {
-      err << "create-user: " << PQresultErrorMessage(r.get());
+  std::string id;
+  try {
+    core::db::BlockingConnection c(conninfo);
+    c.exec("BEGIN");
+    const auto user = c.exec(
+        "INSERT INTO users (email, name, password_hash, is_admin, kiosk) VALUES ($1, $2, $3, $4, $5) "
+        "ON CONFLICT (email) DO NOTHING RETURNING id",
+        {email, name, hash, admin ? "true" : "false", kiosk ? "true" : "false"});
+    if (PQntuples(user.get()) == 0) {
+      err << "create-user: a user with the e-mail " << email << " exists already\n";
       return 1;
     }
-  }
-  if (!ok(exec(c.get(), "COMMIT"))) {
-    err << "create-user: " << PQerrorMessage(c.get());
+    id = PQgetvalue(user.get(), 0, 0);
+    for (const auto& [resource, action] : permissions)
+      c.exec("INSERT INTO user_permissions VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", {id, resource, action});
+    c.exec("COMMIT");
+  } catch (const core::db::Unavailable& e) {
+    err << "create-user: " << e.what();
+    return 1;
+  } catch (const core::db::Error& e) {
+    err << "create-user: " << e.what();
     return 1;
   }
   out << "created user " << id << " <" << email << ">"

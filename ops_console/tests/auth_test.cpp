@@ -263,6 +263,23 @@ TEST_F(AuthTest, CreateUserFromTheCommandLine) {
   EXPECT_EQ(sql("SELECT kiosk::text || is_admin::text FROM users WHERE email = 'wall@msp.example'"), "truefalse");
   sql("DELETE FROM users WHERE email = 'wall@msp.example'");
 
+  // a database it cannot reach, and one that refuses the statement: 1, with the reason
+  {
+    std::istringstream in("a long enough passphrase\n");
+    std::ostringstream out, err;
+    EXPECT_EQ(create_user_command({"--email", "x@msp.example", "--name", "X", "--password-stdin"},
+                                  "postgresql://127.0.0.1:1/x?connect_timeout=2", in, out, err),
+              1);
+    EXPECT_NE(err.str().find("create-user: cannot connect to the database"), std::string::npos) << err.str();
+  }
+  sql("ALTER TABLE users ADD CONSTRAINT no_x CHECK (email <> 'x@msp.example')");
+  EXPECT_EQ(run({"--email", "x@msp.example", "--name", "X", "--password-stdin"}, "a long enough passphrase", &said), 1);
+  EXPECT_NE(said.find("create-user: ERROR:  new row for relation \"users\" violates check constraint \"no_x\""),
+            std::string::npos)
+      << said;
+  sql("ALTER TABLE users DROP CONSTRAINT no_x");
+  EXPECT_EQ(sql("SELECT count(*) FROM users"), "2");
+
   // the user signs in with that password
   start();
   EXPECT_EQ(
