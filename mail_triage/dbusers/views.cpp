@@ -34,6 +34,15 @@ const char* kStyle = R"css(
   .secret { font-family: ui-monospace, monospace; background: var(--secret-bg); padding: .1rem .3rem; overflow-wrap: anywhere; }
   dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .4rem 1rem; } dt { font-weight: 600; }
   .rows { overflow-x: auto; }
+  /* A phone stacks each user as a card, every cell named by its column (data-label), as
+     ops-console's tables do (table.stack-on-phone): nothing to scroll sideways to reach Revoke. */
+  @media (max-width: 40rem) {
+    thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    tr { display: block; padding: .4rem 0; border-bottom: 1px solid var(--border); }
+    td { display: flex; justify-content: space-between; gap: .75rem; border: 0; padding: .15rem 0; text-align: right; }
+    td[data-label]::before { content: attr(data-label); color: var(--muted); text-align: left; font-weight: 600; }
+    td:empty { display: none; }
+  }
   header { display: flex; justify-content: space-between; align-items: baseline; }
 )css";
 
@@ -99,12 +108,17 @@ Response list_page(const Viewer& viewer, const std::vector<UserRow>& users, cons
     std::string revoke = "<form class=\"inline\" method=\"post\" action=\"/dbusers/users/" + html_escape(u.id) +
                          "/revoke\">" + hidden_csrf(viewer.csrf) + "<button type=\"submit\" aria-label=\"Revoke " +
                          html_escape(u.username) + "\">Revoke</button></form>";
-    rows += std::string(u.active ? "<tr>" : "<tr class=\"inactive\">") + "<td>" + html_escape(u.username) +
-            "</td><td>" + html_escape(u.role_name) + "</td><td>" + html_escape(u.level) + "</td><td>" +
-            html_escape(u.description) + "</td><td>" + (u.active ? "active" : "revoked") + "</td><td>" +
-            html_escape(u.created_at) + "<br><small>" + html_escape(u.created_by) + "</small></td><td>" +
-            html_escape(u.revoked_at) + "<br><small>" + html_escape(u.revoked_by) + "</small></td><td>" +
-            (u.active ? revoke : "") + "</td></tr>\n";
+    // data-label: the column's name, which a phone shows beside each cell (kStyle).
+    rows += std::string(u.active ? "<tr>" : "<tr class=\"inactive\">") + "<td data-label=\"Username\">" +
+            html_escape(u.username) + "</td><td data-label=\"Role\">" + html_escape(u.role_name) +
+            "</td><td data-label=\"Permission level\">" + html_escape(u.level) +
+            "</td><td data-label=\"Description\">" + html_escape(u.description) + "</td><td data-label=\"State\">" +
+            (u.active ? "active" : "revoked") + "</td><td data-label=\"Created\"><span>" + html_escape(u.created_at) +
+            "<br><small>" + html_escape(u.created_by) + "</small></span></td>" +
+            (u.active ? "<td></td>"
+                      : "<td data-label=\"Revoked\"><span>" + html_escape(u.revoked_at) + "<br><small>" +
+                            html_escape(u.revoked_by) + "</small></span></td>") +
+            "<td>" + (u.active ? revoke : "") + "</td></tr>\n";
   }
   if (rows.empty()) rows = "<tr><td colspan=\"8\">No database users yet.</td></tr>\n";
   return page(view.status, "Database users",

@@ -1,6 +1,6 @@
 // The /dbusers console at a 360-px phone width, driven by the keyboard alone: each page fits the
 // width (nothing to scroll sideways), and a person signs in, creates a read-only user and revokes
-// it with Tab, typing, Enter and Space.
+// it with Tab, typing, Enter and Space. Each user is a card there, with its Revoke button on screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertFitsWidth, launch, mailTriage, openPage, screenshot, tabTo, unique, viewports } from './lib.mjs';
@@ -35,6 +35,10 @@ test('at phone width with the keyboard alone: sign in, create a user, revoke it'
     await page.keyboard.press('Enter');
     const row = page.getByRole('row', { name: new RegExp(username) });
     assert.match(await row.innerText(), /read/);
+    // each user is a card: its Revoke button is on screen, not past the table's right edge
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const revokeBox = await page.getByRole('button', { name: `Revoke ${username}` }).boundingBox();
+    assert.ok(revokeBox.x + revokeBox.width <= viewports.phone.width, `Revoke at x ${revokeBox.x}`);
     await screenshot(page, 'dbusers-list-phone');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'dbusers-list-phone-dark');
