@@ -401,20 +401,10 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
   }
   log::init(def.name);
   try {
-    auto env = config::load_environment();
-    if (command == "migrate") {
-      // Only what migrating needs: a deploy step (or scripts/demo) runs it without the
-      // service's own settings such as API keys.
-      config::Reader reader(env);
-      const auto common = read_common(reader, def);
-      reader.finish();
-      const auto applied = db::apply_migrations(common.db.conninfo, def.migrations, def.name + " migrations");
-      log::info("migrations complete", {{"applied", applied}, {"known", def.migrations.size()}});
-      return 0;
-    }
     if (command == "routes" || command == "openapi") {
       // Every route, from the service as its defaults make it: no setting is needed (API keys
-      // and such), and what the environment holds changes nothing. Nothing is connected.
+      // and such), and what the environment (or a .env file) holds changes nothing, so it is not
+      // read. Nothing is connected.
       Service service(def, config::Reader::describing());
       service.install();
       if (command == "openapi") {
@@ -425,6 +415,17 @@ int main(int argc, char** argv, const ServiceDefinition& def) {
       for (const auto& r : service.router().routes())
         std::cout << std::string(http::bhttp::to_string(r.method)) << " " << r.path << " "
                   << (r.access.empty() ? "-" : r.access) << "\n";
+      return 0;
+    }
+    auto env = config::load_environment();
+    if (command == "migrate") {
+      // Only what migrating needs: a deploy step (or scripts/demo) runs it without the
+      // service's own settings such as API keys.
+      config::Reader reader(env);
+      const auto common = read_common(reader, def);
+      reader.finish();
+      const auto applied = db::apply_migrations(common.db.conninfo, def.migrations, def.name + " migrations");
+      log::info("migrations complete", {{"applied", applied}, {"known", def.migrations.size()}});
       return 0;
     }
     Service service(def, std::move(env));

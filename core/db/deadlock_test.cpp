@@ -12,6 +12,16 @@ using boost::asio::awaitable;
 
 const core::db::Error kDeadlock{"40P01", "deadlock detected"};
 
+// Work that counts its runs in `runs` and fails each one with `error`.
+template <class E>
+auto failing(int& runs, E error) {
+  return [&runs, error]() -> awaitable<void> {
+    ++runs;
+    throw error;
+    co_return;
+  };
+}
+
 TEST(RetryDeadlocked, WorkAbortedToBreakADeadlockRunsAgainAndItsValueIsTheLastAttempts) {
   core::testing::IoThreads io(1);
   int runs = 0;
@@ -26,11 +36,7 @@ TEST(RetryDeadlocked, WorkAbortedToBreakADeadlockRunsAgainAndItsValueIsTheLastAt
 TEST(RetryDeadlocked, TheLastDeadlockIsThrownAfterTheAttempts) {
   core::testing::IoThreads io(1);
   int runs = 0;
-  const auto always = [&]() -> awaitable<void> {
-    ++runs;
-    throw kDeadlock;
-    co_return;
-  };
+  const auto always = failing(runs, kDeadlock);
   EXPECT_THROW(io.run(core::db::retry_deadlocked(always)), core::db::Error);
   EXPECT_EQ(runs, core::db::kDeadlockAttempts);
   runs = 0;
@@ -41,19 +47,11 @@ TEST(RetryDeadlocked, TheLastDeadlockIsThrownAfterTheAttempts) {
 TEST(RetryDeadlocked, AnyOtherFailureIsThrownAtOnce) {
   core::testing::IoThreads io(1);
   int runs = 0;
-  const auto unique_violation = [&]() -> awaitable<void> {
-    ++runs;
-    throw core::db::Error("23505", "duplicate key");
-    co_return;
-  };
+  const auto unique_violation = failing(runs, core::db::Error("23505", "duplicate key"));
   EXPECT_THROW(io.run(core::db::retry_deadlocked(unique_violation)), core::db::Error);
   EXPECT_EQ(runs, 1);
   runs = 0;
-  const auto lost = [&]() -> awaitable<void> {
-    ++runs;
-    throw core::db::Unavailable("connection lost");
-    co_return;
-  };
+  const auto lost = failing(runs, core::db::Unavailable("connection lost"));
   EXPECT_THROW(io.run(core::db::retry_deadlocked(lost)), core::db::Unavailable);
   EXPECT_EQ(runs, 1);
 }

@@ -341,12 +341,12 @@ TEST_P(ServiceContract, HelpListsCommandsAndVariables) {
 namespace {
 
 // The binary, run without any of the service's required settings (its API keys, say), with a
-// database URL that points at a closed port and a port that is no number: what a command that
-// needs no setting and connects nowhere must still run with.
+// database URL that points at a closed port, a port that is no number and an ENV_FILE that cannot
+// be read: what a command that needs no setting and connects nowhere must still run with.
 std::string unconfigured(const ServiceUnderTest& service) {
   std::string cmd = "env";
   for (const auto& [name, value] : service.required_env) cmd += " -u " + name;
-  return cmd + " DATABASE_URL=postgresql://127.0.0.1:1/x PORT=eighty " + service.binary;
+  return cmd + " DATABASE_URL=postgresql://127.0.0.1:1/x PORT=eighty ENV_FILE=/nonexistent/.env " + service.binary;
 }
 
 }  // namespace

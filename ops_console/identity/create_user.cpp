@@ -83,10 +83,7 @@ int create_user_command(const std::vector<std::string>& args, const std::string&
     for (const auto& [resource, action] : permissions)
       c.exec("INSERT INTO user_permissions VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", {id, resource, action});
     c.exec("COMMIT");
-  } catch (const core::db::Unavailable& e) {
-    err << "create-user: " << e.what();
-    return 1;
-  } catch (const core::db::Error& e) {
+  } catch (const std::runtime_error& e) {  // core::db::Unavailable or Error
     err << "create-user: " << e.what();
     return 1;
   }
